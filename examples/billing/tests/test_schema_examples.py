@@ -1,0 +1,5 @@
+from billing.schema import problems
+
+
+def test_missing_lines():
+    assert problems({"id": "x"}) == ["missing lines"]

@@ -1,0 +1,327 @@
+"""`pants oracle-gate`: map the write-set through the build graph, run the covering oracles
+through Pants' own pytest runner, and hand every fact to `core.verdict`.
+
+One Pants invocation asks the engine for everything: owners, dependents, fixture digests, ledgers
+and the (cached) test results. Nothing here decides policy.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Set, Tuple
+
+from pants.backend.project_info.dependents import Dependents, DependentsRequest
+from pants.backend.python.goals.pytest_runner import PyTestRequest
+from pants.backend.python.subsystems.pytest import PythonTestFieldSet
+from pants.backend.python.target_types import PythonSourceField, PythonTestSourceField
+from pants.base.build_root import BuildRoot
+from pants.core.goals.test import TestRequest, TestResult
+from pants.core.util_rules.partitions import Partitions
+from pants.engine.addresses import Addresses
+from pants.engine.console import Console
+from pants.engine.fs import Digest, DigestContents
+from pants.engine.goal import Goal, GoalSubsystem
+from pants.engine.internals.graph import Owners, OwnersRequest
+from pants.engine.internals.native_engine import Address
+from pants.engine.internals.session import RunId
+from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
+from pants.engine.target import FilteredTargets, Target, Targets, UnexpandedTargets
+from pants.option.global_options import GlobalOptions
+from pants.option.option_types import BoolOption, StrListOption, StrOption
+from pants.util.logging import LogLevel
+from pants.util.strutil import help_text
+
+from oracle_gate.core.classes import RegionKind
+from oracle_gate.core.lanes import (
+    DEFAULT_ORACLE_DIRS,
+    DEFAULT_OTHER_GLOBS,
+    Lane,
+    OwnerRole,
+    PathChange,
+    classify,
+)
+from oracle_gate.core.report import console_lines, report_json
+from oracle_gate.core.verdict import (
+    EXIT_POLICY,
+    CaseResult,
+    ChangedPath,
+    GateFacts,
+    Oracle,
+    OracleRun,
+    Region,
+    evaluate,
+)
+from oracle_gate.rules.facts import (
+    FixtureDigests,
+    FixtureDigestsRequest,
+    GoverningLedgers,
+    GoverningLedgersRequest,
+    OracleClassification,
+    OracleClassRequest,
+)
+from oracle_gate.rules.git_diff import GitDiffError, read_diff
+from oracle_gate.target_types import (
+    FreezeLedgerSourceField,
+    LockedFixtureSourceField,
+    MinExamplesField,
+    OracleRegionField,
+)
+
+
+class OracleGateSubsystem(GoalSubsystem):
+    name = "oracle-gate"
+    help = help_text(
+        """
+        Decide whether a diff may merge: every changed production target must be covered, through
+        the dependency graph, by an oracle at its region's floor that ran and passed, and the diff
+        must not also change the oracles that judge it. Exit codes: 0 merge, 1 product failure,
+        2 policy failure, 3 empty vote.
+        """
+    )
+
+    base = StrOption(
+        default=None,
+        help=help_text(
+            f"""
+            The git ref to diff against; the gate uses the merge base of HEAD and this ref.
+            Without it, the first of {', '.join(('origin/main', 'main', 'origin/master', 'master'))}
+            that exists. An empty diff audits every production target in the specs.
+            """
+        ),
+    )
+    report = StrOption(default=None, help="Write the versioned JSON report to this path (relative to the build root, or absolute).")
+    allow_oracle_changes = BoolOption(
+        default=False,
+        help="Accept a diff that changes only oracles (the human lane), provided its oracles pass.",
+    )
+    oracle_dirs = StrListOption(
+        default=list(DEFAULT_ORACLE_DIRS),
+        help="Directories whose every file is an oracle, whatever target owns it.",
+    )
+    other_globs = StrListOption(
+        default=list(DEFAULT_OTHER_GLOBS),
+        help="Globs of unowned paths that are neither production nor oracle (documentation). Any other unowned path fails closed as UNMAPPED.",
+    )
+
+
+class OracleGate(Goal):
+    subsystem_cls = OracleGateSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+# -- facts from the graph ----------------------------------------------------------------------
+def _role(target: Target) -> OwnerRole:
+    if target.has_field(MinExamplesField):
+        return OwnerRole.PROPERTY
+    if target.has_field(LockedFixtureSourceField):
+        return OwnerRole.LOCKED_FIXTURE
+    if target.has_field(FreezeLedgerSourceField):
+        return OwnerRole.FREEZE_LEDGER
+    if target.has_field(PythonTestSourceField):
+        return OwnerRole.TEST
+    if target.has_field(PythonSourceField):
+        return OwnerRole.PRODUCTION
+    return OwnerRole.BUILD_INPUT
+
+
+@dataclass(frozen=True)
+class PathOwnersRequest:
+    path: str
+
+
+@dataclass(frozen=True)
+class PathOwners:
+    path: str
+    targets: Tuple[Target, ...]  # generated targets; a deleted file maps to all of its generator's
+
+
+@rule(level=LogLevel.DEBUG)
+async def path_owners(request: PathOwnersRequest) -> PathOwners:
+    owners = await Get(
+        Owners, OwnersRequest((request.path,), match_if_owning_build_file_included_in_sources=True)
+    )
+    targets = await Get(Targets, Addresses(sorted(owners)))
+    return PathOwners(request.path, tuple(targets))
+
+
+@dataclass(frozen=True)
+class CoveringTestsRequest:
+    address: Address
+
+
+@dataclass(frozen=True)
+class CoveringTests:
+    targets: Tuple[Target, ...]
+
+
+@rule(desc="Find the tests that cover a target", level=LogLevel.DEBUG)
+async def covering_tests(request: CoveringTestsRequest) -> CoveringTests:
+    dependents = await Get(Dependents, DependentsRequest([request.address], transitive=True, include_roots=False))
+    # Unexpanded: a generator is a dependent of its own files, and expanding it would claim siblings.
+    targets = await Get(UnexpandedTargets, Addresses(dependents))
+    return CoveringTests(tuple(t for t in targets if t.has_field(PythonTestSourceField)))
+
+
+# -- running oracles ---------------------------------------------------------------------------
+def _parse_results(contents: DigestContents) -> Tuple[bool, List[dict]]:
+    complete = False
+    cases: List[dict] = []
+    for fc in contents:
+        if fc.path != "oracle-gate/results.json":
+            continue
+        try:
+            payload = json.loads(fc.content)
+        except ValueError:
+            continue
+        if payload.get("complete") is True and not payload.get("errors"):
+            complete = True
+        cases.extend(c for c in payload.get("cases", []) if isinstance(c, dict))
+    return complete, cases
+
+
+async def _run_oracles(targets: List[Target], run_id: RunId) -> List[OracleRun]:
+    field_sets = [PythonTestFieldSet.create(t) for t in targets if PythonTestFieldSet.is_applicable(t)]
+    if not field_sets:
+        return []
+    partitions = await Get(
+        Partitions, TestRequest.PartitionRequest, PyTestRequest.PartitionRequest(tuple(field_sets))
+    )
+    results = await MultiGet(
+        Get(TestResult, TestRequest.Batch, PyTestRequest.Batch(PyTestRequest.tool_name, p.elements, p.metadata))
+        for p in partitions
+    )
+    contents = await MultiGet(Get(DigestContents, Digest, r.extra_output.digest) for r in results)
+    source_of = {fs.address: fs.source.file_path for fs in field_sets}
+    runs: List[OracleRun] = []
+    for result, content in zip(results, contents):
+        complete, cases = _parse_results(content)
+        source = result.result_metadata.source(run_id).value if result.result_metadata else "unknown"
+        for address in result.addresses:
+            path = source_of.get(address, "")
+            mine = tuple(
+                CaseResult(c.get("nodeid", ""), c.get("outcome", "failed"), c.get("signature"), c.get("detail", ""))
+                for c in cases
+                if str(c.get("nodeid", "")).split("::", 1)[0] == path
+            )
+            runs.append(OracleRun(address.spec, result.exit_code, complete, mine, source))
+    return runs
+
+
+# -- the goal ----------------------------------------------------------------------------------
+@goal_rule
+async def run_oracle_gate(
+    console: Console,
+    gate: OracleGateSubsystem,
+    build_root: BuildRoot,
+    specified: FilteredTargets,
+    run_id: RunId,
+    global_options: GlobalOptions,
+) -> OracleGate:
+    try:
+        diff = read_diff(
+            build_root.path,
+            gate.base,
+            ignored_dirs=(global_options.pants_workdir, global_options.pants_distdir,
+                          global_options.pants_subprocessdir),
+        )
+    except GitDiffError as e:
+        console.print_stderr(f"oracle-gate: error: {e}")
+        return OracleGate(exit_code=EXIT_POLICY)
+
+    mode = "diff" if diff.changes else "audit"
+    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p})
+    owners = await MultiGet(Get(PathOwners, PathOwnersRequest(p)) for p in owner_paths)
+    owners_of: Dict[str, Tuple[Target, ...]] = {o.path: o.targets for o in owners}
+
+    changed_paths: List[ChangedPath] = []
+    region_targets: Dict[Address, Tuple[Target, str]] = {}
+    changed_tests: Set[Address] = set()
+    for change in diff.changes:
+        targets = owners_of.get(change.path, ()) + (owners_of.get(change.old_path, ()) if change.old_path else ())
+        lanes = classify(change, frozenset(_role(t) for t in targets), gate.oracle_dirs, gate.other_globs)
+        changed_paths.append(ChangedPath(change.path, tuple(sorted(lanes, key=lambda l: l.value)), change.status))
+        for t in targets:
+            role = _role(t)
+            if Lane.PRODUCTION in lanes and role in (OwnerRole.PRODUCTION, OwnerRole.BUILD_INPUT):
+                region_targets.setdefault(t.address, (t, change.path))
+            if role in (OwnerRole.TEST, OwnerRole.PROPERTY):
+                changed_tests.add(t.address)
+
+    if mode == "audit":
+        for t in specified:
+            if _role(t) is OwnerRole.PRODUCTION:
+                region_targets.setdefault(t.address, (t, t[PythonSourceField].file_path))
+
+    ordered = sorted(region_targets)
+    coverage = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in ordered)
+    oracle_targets: Dict[Address, Target] = {}
+    regions: List[Region] = []
+    for address, covering in zip(ordered, coverage):
+        target, path = region_targets[address]
+        for t in covering.targets:
+            oracle_targets[t.address] = t
+        kind_value = target.get(OracleRegionField).value if target.has_field(OracleRegionField) else None
+        regions.append(Region(address.spec, path, RegionKind(kind_value) if kind_value else None,
+                              tuple(sorted(t.address.spec for t in covering.targets))))
+
+    # An oracle-only diff (the human lane) runs the oracles it changed.
+    production_changed = any(Lane.PRODUCTION in c.lanes for c in changed_paths)
+    if not production_changed:
+        for change in diff.changes:
+            for t in owners_of.get(change.path, ()):
+                if t.address in changed_tests:
+                    oracle_targets[t.address] = t
+
+    classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in oracle_targets.values())
+    ledgers_of = await MultiGet(
+        Get(GoverningLedgers, GoverningLedgersRequest(t[PythonTestSourceField].file_path))
+        for t in oracle_targets.values()
+    )
+    fixture_targets = {f.address: f for c in classes for f in c.fixtures}
+    for change in diff.changes:
+        for t in owners_of.get(change.path, ()):
+            if t.has_field(LockedFixtureSourceField):
+                fixture_targets[t.address] = t
+    fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
+
+    today = datetime.date.today()
+    ledger_by_path = {l.path: l for g in ledgers_of for l in g.ledgers}
+    blocked = bool(fixtures.drift) or any(l.error for l in ledger_by_path.values())
+    ledger_lines = tuple(f"LEDGER_INVALID {l.error}" for l in ledger_by_path.values() if l.error)
+
+    oracles = tuple(
+        Oracle(c.address.spec, c.oracle_class, demoted=production_changed and c.address in changed_tests)
+        for c in classes
+    )
+    runs: List[OracleRun] = []
+    if not blocked:
+        runs = await _run_oracles(list(oracle_targets.values()), run_id)
+
+    facts = GateFacts(
+        mode=mode,
+        changes=tuple(changed_paths),
+        regions=tuple(regions),
+        oracles=oracles,
+        runs=tuple(runs),
+        fixture_drift=fixtures.drift,
+        ledger_errors=ledger_lines,
+        ledgers=tuple(l.ledger for l in ledger_by_path.values() if l.ledger is not None),
+        today=today,
+        allow_oracle_changes=gate.allow_oracle_changes,
+    )
+    verdict = evaluate(facts)
+    for line in console_lines(facts, verdict):
+        console.print_stdout(line)
+    if gate.report:
+        path = gate.report if os.path.isabs(gate.report) else os.path.join(build_root.path, gate.report)
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(report_json(facts, verdict, diff.base_ref, diff.base_commit, diff.head_commit), f, indent=2)
+            f.write("\n")
+    return OracleGate(exit_code=verdict.exit_code)
+
+
+def rules():
+    return collect_rules()

@@ -1,0 +1,1 @@
+"""Code that runs inside the pytest sandbox, injected by the `rules.pytest_setup` hook."""

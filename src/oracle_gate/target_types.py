@@ -1,0 +1,179 @@
+"""The oracle target types and the `oracle_region` field on production sources."""
+from __future__ import annotations
+
+from pants.backend.python.target_types import (
+    PythonSourcesGeneratorTarget,
+    PythonSourceTarget,
+    PythonTestsGeneratorTarget,
+    PythonTestTarget,
+)
+from pants.core.target_types import (
+    FileSourceField,
+    FilesGeneratorTarget,
+    FileTarget,
+    ResourcesGeneratorTarget,
+    ResourceTarget,
+)
+from pants.engine.target import (
+    COMMON_TARGET_FIELDS,
+    Dependencies,
+    IntField,
+    InvalidFieldException,
+    StringField,
+    StringSequenceField,
+    Target,
+    ValidNumbers,
+)
+from pants.engine.unions import UnionRule
+from pants.util.strutil import help_text
+
+from oracle_gate.core.classes import REGION_KINDS
+from oracle_gate.core.digests import validate_sha256
+
+
+class OracleRegionField(StringField):
+    alias = "oracle_region"
+    valid_choices = REGION_KINDS
+    default = None
+    help = help_text(
+        """
+        The kind of production region these sources are, which sets the weakest oracle class
+        that may judge a change to them: `pure`, `concurrent` and `schema` need a property
+        oracle (P, an `oracle_properties` target); `state` and `io` need at least a locked
+        fixture (L, a test that depends on a `locked_fixture`). A changed production file
+        without a region fails `oracle-gate` closed (UNMAPPED). Set it per target, per file
+        through `overrides`, or for a directory tree through `__defaults__`.
+        """
+    )
+
+
+class MinExamplesField(IntField):
+    alias = "min_examples"
+    default = 100
+    valid_numbers = ValidNumbers.positive_and_zero
+    help = help_text(
+        """
+        The Hypothesis floor: every `@given` test in this file must run at least this many
+        examples, or it fails with MIN_EXAMPLES. A strategy narrowed to a single value, or a
+        `@settings(max_examples=...)` below the floor, cannot pass as a property.
+        """
+    )
+
+
+_PROPERTY_HELP = help_text(
+    """
+    A property-based test file: an oracle of class P (rank 3), the strongest evidence the merge
+    gate accepts, and the only class that satisfies `pure`, `concurrent` and `schema` regions.
+
+    It runs under `pants test` exactly like a `python_test` (same pytest runner, sandboxing and
+    cache), with Hypothesis derandomised and its example database off, so a cached pass is the
+    pass a rerun would give. Changing it in the same diff as production code fails the gate
+    (WRITESET): properties are edited in their own, human-reviewed change.
+    """
+)
+
+
+class OraclePropertyTarget(PythonTestTarget):
+    alias = "oracle_property"
+    core_fields = (*PythonTestTarget.core_fields, MinExamplesField)
+    help = _PROPERTY_HELP
+
+
+class OraclePropertiesGeneratorTarget(PythonTestsGeneratorTarget):
+    alias = "oracle_properties"
+    core_fields = PythonTestsGeneratorTarget.core_fields
+    generated_target_cls = OraclePropertyTarget
+    moved_fields = (*PythonTestsGeneratorTarget.moved_fields, MinExamplesField)
+    help = _PROPERTY_HELP + "\n\nGenerates an `oracle_property` target for each file in `sources`."
+
+
+class LockedFixtureSourceField(FileSourceField):
+    help = "The fixture file, placed in dependents' sandboxes at its path from the build root."
+
+
+class Sha256Field(StringField):
+    alias = "sha256"
+    required = True
+    help = help_text(
+        """
+        The sha256 of the fixture's bytes (64 hex characters). Any build that consumes the
+        fixture fails with FIXTURE_DRIFT when the bytes no longer match. Update it only with
+        `pants oracle-lock <target>`, in a change of its own.
+        """
+    )
+
+    @classmethod
+    def compute_value(cls, raw_value, address):
+        value = super().compute_value(raw_value, address)
+        try:
+            return validate_sha256(value)
+        except ValueError as e:
+            raise InvalidFieldException(f"The `sha256` field of {address}: {e}") from None
+
+
+class LockedFixtureDependenciesField(Dependencies):
+    pass
+
+
+class LockedFixtureTarget(Target):
+    alias = "locked_fixture"
+    core_fields = (*COMMON_TARGET_FIELDS, LockedFixtureSourceField, Sha256Field, LockedFixtureDependenciesField)
+    help = help_text(
+        """
+        A fixture file whose bytes are locked by digest. Tests that depend on it get the file in
+        their sandbox (like a `file` target), so its digest is part of their cache key, and they
+        count as oracles of class L (rank 2) for what they cover. Rewriting the bytes without
+        updating `sha256` fails every consumer with FIXTURE_DRIFT; updating both in the same
+        diff as production code fails the gate (WRITESET).
+        """
+    )
+
+
+class FreezeLedgerSourceField(FileSourceField):
+    expected_file_extensions = (".json",)
+    help = "The ledger JSON file."
+
+
+class GovernsField(StringSequenceField):
+    alias = "governs"
+    default = ("",)
+    help = help_text(
+        """
+        Directories (from the build root) whose tests this ledger governs; the default, `[""]`,
+        is the whole repository. The ledger's bytes join the cache key of every governed test,
+        whether or not the test depends on it.
+        """
+    )
+
+
+class FreezeLedgerTarget(Target):
+    alias = "freeze_ledger"
+    core_fields = (*COMMON_TARGET_FIELDS, FreezeLedgerSourceField, GovernsField)
+    help = help_text(
+        """
+        A dated, owned list of frozen failure signatures (oracle class F, rank 0: it never
+        votes). A governed test whose failure matches an unexpired signature is reported as
+        `frozen`, neither pass nor fail; an expired signature fails with FREEZE_EXPIRED; a
+        skip or xfail no entry covers fails with UNLISTED_SKIP. Format:
+
+            {"version": 1, "entries": [{"signature": "<16 hex>", "test": "...",
+              "exception": "...", "reason": "...", "owner": "...",
+              "added": "YYYY-MM-DD", "expires": "YYYY-MM-DD"}]}
+
+        Validated at build time: schema errors, duplicate signatures, expired entries, and more
+        entries than max(3, ceil(1.5% of the governed tests)) each fail with a clear message.
+        """
+    )
+
+
+def target_types():
+    return [OraclePropertiesGeneratorTarget, OraclePropertyTarget, LockedFixtureTarget, FreezeLedgerTarget]
+
+
+def plugin_field_rules():
+    # Assets carry a region too: a changed data file feeds production just like code does.
+    carriers = (
+        PythonSourceTarget, PythonSourcesGeneratorTarget,
+        FileTarget, FilesGeneratorTarget, ResourceTarget, ResourcesGeneratorTarget,
+    )
+    return [carrier.register_plugin_field(OracleRegionField) for carrier in carriers]
