@@ -1,6 +1,8 @@
 """The oracle target types and the `oracle_region` field on production sources."""
 from __future__ import annotations
 
+from typing import Optional
+
 from pants.backend.python.target_types import (
     PythonSourcesGeneratorTarget,
     PythonSourceTarget,
@@ -14,6 +16,7 @@ from pants.core.target_types import (
     ResourcesGeneratorTarget,
     ResourceTarget,
 )
+from pants.engine.addresses import Address
 from pants.engine.target import (
     COMMON_TARGET_FIELDS,
     Dependencies,
@@ -103,8 +106,9 @@ class Sha256Field(StringField):
     )
 
     @classmethod
-    def compute_value(cls, raw_value, address):
+    def compute_value(cls, raw_value: Optional[str], address: Address) -> str:
         value = super().compute_value(raw_value, address)
+        assert value is not None  # required=True
         try:
             return validate_sha256(value)
         except ValueError as e:

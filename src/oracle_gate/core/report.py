@@ -1,9 +1,12 @@
 """The verdict as one versioned JSON document and as lines a person can act on."""
 from __future__ import annotations
 
+import datetime
+import json
 from typing import Any, Dict, List, Optional
 
 from .lanes import Lane
+from .signature import normalize_name
 from .verdict import GateFacts, Verdict
 
 SCHEMA = "oracle-gate/report"
@@ -75,3 +78,26 @@ def console_lines(facts: GateFacts, verdict: Verdict) -> List[str]:
         lines.append(reason.line)
     lines.append(f"VERDICT {VERDICTS[verdict.exit_code]} exit={verdict.exit_code}")
     return lines
+
+
+def ledger_row_templates(facts: GateFacts, ttl_days: int = 14) -> List[str]:
+    """A ready-to-review ledger row for every failure or unlisted skip the runs recorded.
+
+    Adding one is a deliberate edit in the oracle lane; `reason` and `owner` are left for a person.
+    """
+    rows = []
+    for run in sorted(facts.runs, key=lambda r: r.address):
+        for case in run.cases:
+            if case.outcome not in ("failed", "unlisted_skip", "freeze_expired") or not case.signature:
+                continue
+            row = {
+                "signature": case.signature,
+                "test": normalize_name(case.nodeid),
+                "exception": case.exception or "unknown",
+                "reason": "<why this failure is noise, not a regression>",
+                "owner": "<team or person>",
+                "added": facts.today.isoformat(),
+                "expires": (facts.today + datetime.timedelta(days=ttl_days)).isoformat(),
+            }
+            rows.append(f"SIGNATURE {case.nodeid} {json.dumps(row, sort_keys=True)}")
+    return rows

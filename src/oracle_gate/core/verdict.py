@@ -2,7 +2,7 @@
 
 Exit codes: 0 merge, 1 product failure, 2 policy failure, 3 empty vote. When several apply, a
 policy failure about the write-set or the oracles themselves wins (the evidence is not trusted),
-then a product failure, then an empty vote, then a floor miss.
+then a product failure, then an empty vote (no oracle test executed at all), then a floor miss.
 """
 from __future__ import annotations
 
@@ -72,6 +72,7 @@ class CaseResult:
     outcome: str  # passed, failed, frozen, unlisted_skip, freeze_expired, min_examples
     signature: Optional[str] = None
     detail: str = ""
+    exception: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ class GateFacts:
     runs: Tuple[OracleRun, ...]
     fixture_drift: Tuple[str, ...] = ()
     ledger_errors: Tuple[str, ...] = ()
+    engine_errors: Tuple[str, ...] = ()  # the engine could not build the facts (GRAPH_ERROR lines)
     ledgers: Tuple[Ledger, ...] = ()
     today: datetime.date = field(default_factory=datetime.date.today)
     allow_oracle_changes: bool = False
@@ -209,6 +211,7 @@ def evaluate(facts: GateFacts) -> Verdict:
     reasons: List[Reason] = _writeset_reasons(facts)
     reasons += [Reason("FIXTURE_DRIFT", Severity.POLICY, line) for line in facts.fixture_drift]
     reasons += [Reason("LEDGER_INVALID", Severity.POLICY, line) for line in facts.ledger_errors]
+    reasons += [Reason("GRAPH_ERROR", Severity.POLICY, line) for line in facts.engine_errors]
 
     voters = sorted(
         a for a, o in oracles.items()
@@ -247,10 +250,11 @@ def evaluate(facts: GateFacts) -> Verdict:
         reasons.append(Reason("FREEZE_HIT_ON_EMPTY_DIFF", Severity.POLICY,
                               f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen failure(s) while no "
                               f"production target changed: {frozen_hits[0].nodeid}"))
-    if production_changed and not voters:
+    # Nothing executed at all is an empty vote; demoted diagnostics that ran make it a floor miss.
+    if production_changed and not voters and not any(r.cases for r in facts.runs):
         reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
-                              f"EMPTY_VOTE {len(facts.regions)} production target(s) changed and no voting "
-                              f"oracle ran and passed"))
+                              f"EMPTY_VOTE {len(facts.regions)} production target(s) changed and no "
+                              f"oracle test executed"))
 
     ranks = _ranks(facts, oracles, reasons)
     return Verdict(
@@ -288,7 +292,7 @@ def _ranks(facts: GateFacts, oracles: Dict[str, Oracle], reasons: Sequence[Reaso
     codes = {r.code for r in reasons}
     freeze_codes = {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP", "FREEZE_HIT_ON_EMPTY_DIFF"}
     ladder = [
-        ("locks", bool(facts.fixture_drift) or any(r.broken for r in lock_runs),
+        ("locks", bool(facts.fixture_drift) or bool(facts.engine_errors) or any(r.broken for r in lock_runs),
          len(lock_runs) + len(facts.fixture_drift)),
         ("properties", any(r.broken for r in prop_runs) or "MIN_EXAMPLES" in codes, len(prop_runs)),
         ("freeze", bool(codes & freeze_codes), sum(len(l.entries) for l in facts.ledgers)),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set, Tuple
 
 from pants.backend.project_info.dependents import Dependents, DependentsRequest
@@ -42,7 +42,7 @@ from oracle_gate.core.lanes import (
     PathChange,
     classify,
 )
-from oracle_gate.core.report import console_lines, report_json
+from oracle_gate.core.report import console_lines, ledger_row_templates, report_json
 from oracle_gate.core.verdict import (
     EXIT_POLICY,
     CaseResult,
@@ -60,8 +60,9 @@ from oracle_gate.rules.facts import (
     GoverningLedgersRequest,
     OracleClassification,
     OracleClassRequest,
+    ParsedLedger,
 )
-from oracle_gate.rules.git_diff import GitDiffError, read_diff
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, read_diff
 from oracle_gate.target_types import (
     FreezeLedgerSourceField,
     LockedFixtureSourceField,
@@ -99,6 +100,10 @@ class OracleGateSubsystem(GoalSubsystem):
     oracle_dirs = StrListOption(
         default=list(DEFAULT_ORACLE_DIRS),
         help="Directories whose every file is an oracle, whatever target owns it.",
+    )
+    print_signatures = BoolOption(
+        default=False,
+        help="Print a freeze-ledger row template (signature, test, exception, dates) for every failure and unlisted skip.",
     )
     other_globs = StrListOption(
         default=list(DEFAULT_OTHER_GLOBS),
@@ -201,12 +206,108 @@ async def _run_oracles(targets: List[Target], run_id: RunId) -> List[OracleRun]:
         for address in result.addresses:
             path = source_of.get(address, "")
             mine = tuple(
-                CaseResult(c.get("nodeid", ""), c.get("outcome", "failed"), c.get("signature"), c.get("detail", ""))
+                CaseResult(c.get("nodeid", ""), c.get("outcome", "failed"), c.get("signature"),
+                           c.get("detail", ""), c.get("exception"))
                 for c in cases
                 if str(c.get("nodeid", "")).split("::", 1)[0] == path
             )
             runs.append(OracleRun(address.spec, result.exit_code, complete, mine, source))
     return runs
+
+
+
+# -- the three phases, each filling in one record ----------------------------------------------
+@dataclass
+class WriteSet:
+    changed_paths: List[ChangedPath] = field(default_factory=list)
+    owners_of: Dict[str, Tuple[Target, ...]] = field(default_factory=dict)
+    region_targets: Dict[Address, Tuple[Target, str]] = field(default_factory=dict)
+    changed_tests: Set[Address] = field(default_factory=set)
+
+    @property
+    def production_changed(self) -> bool:
+        return any(Lane.PRODUCTION in c.lanes for c in self.changed_paths)
+
+    def owners(self, diff: GitDiff) -> List[Target]:
+        return [t for change in diff.changes for t in self.owners_of.get(change.path, ())]
+
+
+@dataclass
+class Coverage:
+    regions: List[Region] = field(default_factory=list)
+    oracle_targets: Dict[Address, Target] = field(default_factory=dict)
+
+
+@dataclass
+class Evidence:
+    oracles: List[Oracle] = field(default_factory=list)
+    runs: List[OracleRun] = field(default_factory=list)
+    drift: Tuple[str, ...] = ()
+    ledgers: List[ParsedLedger] = field(default_factory=list)
+    ledger_errors: Tuple[str, ...] = ()
+
+
+async def _write_set(diff: GitDiff, gate: OracleGateSubsystem, ws: WriteSet) -> None:
+    """Lanes per changed path, from the roles of the targets that own it (now or at the base)."""
+    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p})
+    owners = await MultiGet(Get(PathOwners, PathOwnersRequest(p)) for p in owner_paths)
+    ws.owners_of = {o.path: o.targets for o in owners}
+    for change in diff.changes:
+        targets = ws.owners_of.get(change.path, ()) + (ws.owners_of.get(change.old_path, ()) if change.old_path else ())
+        lanes = classify(change, frozenset(_role(t) for t in targets), gate.oracle_dirs, gate.other_globs)
+        ws.changed_paths.append(ChangedPath(change.path, tuple(sorted(lanes, key=lambda l: l.value)), change.status))
+        for t in targets:
+            role = _role(t)
+            if Lane.PRODUCTION in lanes and role in (OwnerRole.PRODUCTION, OwnerRole.BUILD_INPUT):
+                ws.region_targets.setdefault(t.address, (t, change.path))
+            if role in (OwnerRole.TEST, OwnerRole.PROPERTY):
+                ws.changed_tests.add(t.address)
+
+
+async def _coverage(diff: GitDiff, ws: WriteSet, specified: FilteredTargets, mode: str, cov: Coverage) -> None:
+    """Each changed (or, on an empty diff, audited) production target and its covering oracles."""
+    region_targets = dict(ws.region_targets)
+    if mode == "audit":
+        for t in specified:
+            if _role(t) is OwnerRole.PRODUCTION:
+                region_targets.setdefault(t.address, (t, t[PythonSourceField].file_path))
+    ordered = sorted(region_targets)
+    coverage = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in ordered)
+    for address, covering in zip(ordered, coverage):
+        target, path = region_targets[address]
+        cov.oracle_targets.update((t.address, t) for t in covering.targets)
+        kind_value = target.get(OracleRegionField).value if target.has_field(OracleRegionField) else None
+        cov.regions.append(Region(address.spec, path, RegionKind(kind_value) if kind_value else None,
+                                  tuple(sorted(t.address.spec for t in covering.targets))))
+    if ws.production_changed:
+        return
+    # An oracle-only diff (the human lane) runs the oracles it changed and the users of its fixtures.
+    changed_fixtures = sorted(t.address for t in ws.owners(diff) if t.has_field(LockedFixtureSourceField))
+    cov.oracle_targets.update((t.address, t) for t in ws.owners(diff) if t.address in ws.changed_tests)
+    fixture_users = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in changed_fixtures)
+    for users in fixture_users:
+        cov.oracle_targets.update((t.address, t) for t in users.targets)
+
+
+async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, ev: Evidence) -> None:
+    """Classes, fixture digests and ledgers first; the oracles run only if those hold."""
+    targets = list(cov.oracle_targets.values())
+    classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in targets)
+    ledgers_of = await MultiGet(
+        Get(GoverningLedgers, GoverningLedgersRequest(t[PythonTestSourceField].file_path)) for t in targets
+    )
+    fixture_targets = {f.address: f for c in classes for f in c.fixtures}
+    fixture_targets.update((t.address, t) for t in ws.owners(diff) if t.has_field(LockedFixtureSourceField))
+    fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
+    ev.drift = fixtures.drift
+    ev.ledgers = list({l.path: l for g in ledgers_of for l in g.ledgers}.values())
+    ev.ledger_errors = tuple(f"LEDGER_INVALID {l.error}" for l in ev.ledgers if l.error)
+    ev.oracles = [
+        Oracle(c.address.spec, c.oracle_class, demoted=ws.production_changed and c.address in ws.changed_tests)
+        for c in classes
+    ]
+    if not ev.drift and not ev.ledger_errors:
+        ev.runs = await _run_oracles(targets, run_id)
 
 
 # -- the goal ----------------------------------------------------------------------------------
@@ -231,89 +332,44 @@ async def run_oracle_gate(
         return OracleGate(exit_code=EXIT_POLICY)
 
     mode = "diff" if diff.changes else "audit"
-    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p})
-    owners = await MultiGet(Get(PathOwners, PathOwnersRequest(p)) for p in owner_paths)
-    owners_of: Dict[str, Tuple[Target, ...]] = {o.path: o.targets for o in owners}
-
-    changed_paths: List[ChangedPath] = []
-    region_targets: Dict[Address, Tuple[Target, str]] = {}
-    changed_tests: Set[Address] = set()
-    for change in diff.changes:
-        targets = owners_of.get(change.path, ()) + (owners_of.get(change.old_path, ()) if change.old_path else ())
-        lanes = classify(change, frozenset(_role(t) for t in targets), gate.oracle_dirs, gate.other_globs)
-        changed_paths.append(ChangedPath(change.path, tuple(sorted(lanes, key=lambda l: l.value)), change.status))
-        for t in targets:
-            role = _role(t)
-            if Lane.PRODUCTION in lanes and role in (OwnerRole.PRODUCTION, OwnerRole.BUILD_INPUT):
-                region_targets.setdefault(t.address, (t, change.path))
-            if role in (OwnerRole.TEST, OwnerRole.PROPERTY):
-                changed_tests.add(t.address)
-
-    if mode == "audit":
-        for t in specified:
-            if _role(t) is OwnerRole.PRODUCTION:
-                region_targets.setdefault(t.address, (t, t[PythonSourceField].file_path))
-
-    ordered = sorted(region_targets)
-    coverage = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in ordered)
-    oracle_targets: Dict[Address, Target] = {}
-    regions: List[Region] = []
-    for address, covering in zip(ordered, coverage):
-        target, path = region_targets[address]
-        for t in covering.targets:
-            oracle_targets[t.address] = t
-        kind_value = target.get(OracleRegionField).value if target.has_field(OracleRegionField) else None
-        regions.append(Region(address.spec, path, RegionKind(kind_value) if kind_value else None,
-                              tuple(sorted(t.address.spec for t in covering.targets))))
-
-    # An oracle-only diff (the human lane) runs the oracles it changed.
-    production_changed = any(Lane.PRODUCTION in c.lanes for c in changed_paths)
-    if not production_changed:
-        for change in diff.changes:
-            for t in owners_of.get(change.path, ()):
-                if t.address in changed_tests:
-                    oracle_targets[t.address] = t
-
-    classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in oracle_targets.values())
-    ledgers_of = await MultiGet(
-        Get(GoverningLedgers, GoverningLedgersRequest(t[PythonTestSourceField].file_path))
-        for t in oracle_targets.values()
-    )
-    fixture_targets = {f.address: f for c in classes for f in c.fixtures}
-    for change in diff.changes:
-        for t in owners_of.get(change.path, ()):
-            if t.has_field(LockedFixtureSourceField):
-                fixture_targets[t.address] = t
-    fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
-
     today = datetime.date.today()
-    ledger_by_path = {l.path: l for g in ledgers_of for l in g.ledgers}
-    blocked = bool(fixtures.drift) or any(l.error for l in ledger_by_path.values())
-    ledger_lines = tuple(f"LEDGER_INVALID {l.error}" for l in ledger_by_path.values() if l.error)
-
-    oracles = tuple(
-        Oracle(c.address.spec, c.oracle_class, demoted=production_changed and c.address in changed_tests)
-        for c in classes
+    ws = WriteSet()
+    cov = Coverage()
+    ev = Evidence()
+    engine_errors: List[str] = []
+    # The engine raises when the graph itself is broken (say, an unowned conftest.py breaks
+    # dependency inference); each phase fails closed with a reason instead of a traceback.
+    phases = (
+        lambda: _write_set(diff, gate, ws),
+        lambda: _coverage(diff, ws, specified, mode, cov),
+        lambda: _evidence(diff, ws, cov, run_id, ev),
     )
-    runs: List[OracleRun] = []
-    if not blocked:
-        runs = await _run_oracles(list(oracle_targets.values()), run_id)
-
+    for phase in phases:
+        try:
+            await phase()
+        except Exception as e:
+            summary = " ".join(str(e).split())[:400]
+            engine_errors.append(f"GRAPH_ERROR Pants could not build the facts the gate needs: {type(e).__name__}: {summary}")
+            break
     facts = GateFacts(
         mode=mode,
-        changes=tuple(changed_paths),
-        regions=tuple(regions),
-        oracles=oracles,
-        runs=tuple(runs),
-        fixture_drift=fixtures.drift,
-        ledger_errors=ledger_lines,
-        ledgers=tuple(l.ledger for l in ledger_by_path.values() if l.ledger is not None),
+        changes=tuple(ws.changed_paths),
+        regions=tuple(cov.regions),
+        oracles=tuple(ev.oracles),
+        runs=tuple(ev.runs),
+        fixture_drift=ev.drift,
+        ledger_errors=ev.ledger_errors,
+        engine_errors=tuple(engine_errors),
+        ledgers=tuple(l.ledger for l in ev.ledgers if l.ledger is not None),
         today=today,
         allow_oracle_changes=gate.allow_oracle_changes,
     )
     verdict = evaluate(facts)
     for line in console_lines(facts, verdict):
         console.print_stdout(line)
+    if gate.print_signatures:
+        for line in ledger_row_templates(facts):
+            console.print_stdout(line)
     if gate.report:
         path = gate.report if os.path.isabs(gate.report) else os.path.join(build_root.path, gate.report)
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)

@@ -86,14 +86,18 @@ class OracleGatePlugin:
             self.current = None
 
     # -- outcomes --------------------------------------------------------------------------
-    def _record(self, nodeid: str, outcome: str, signature: Optional[str], detail: str) -> None:
+    def _record(
+        self, nodeid: str, outcome: str, signature: Optional[str], detail: str, exception: Optional[str] = None
+    ) -> None:
         previous = self.cases.get(nodeid)
         # A later phase can only make an outcome worse, never turn a failure into a pass.
         if previous is not None and previous["outcome"] != "passed" and outcome == "passed":
             return
         if previous is not None and previous["outcome"] not in ("passed",) and outcome == "frozen":
             return
-        self.cases[nodeid] = {"nodeid": nodeid, "outcome": outcome, "signature": signature, "detail": detail}
+        self.cases[nodeid] = {
+            "nodeid": nodeid, "outcome": outcome, "signature": signature, "detail": detail, "exception": exception,
+        }
 
     def _signature(self, item: pytest.Item, exception: str, excinfo: Any) -> str:
         frames = []
@@ -125,7 +129,7 @@ class OracleGatePlugin:
                       if entry is not None else
                       f"UNLISTED_SKIP {kind} signature={sig} is in no freeze ledger")
             self._fail(rep, detail)
-            self._record(item.nodeid, code, sig, detail)
+            self._record(item.nodeid, code, sig, detail, kind)
             return
         if rep.failed:
             exc = call.excinfo.typename if call.excinfo is not None else "Failed"
@@ -134,13 +138,13 @@ class OracleGatePlugin:
             if entry is not None and not entry.expired(today):
                 rep.outcome = "skipped"
                 rep.longrepr = (str(item.fspath), 0, f"FROZEN signature={sig} until {entry.expires}: {entry.reason}")
-                self._record(item.nodeid, "frozen", sig, f"FROZEN signature={sig} until {entry.expires}")
+                self._record(item.nodeid, "frozen", sig, f"FROZEN signature={sig} until {entry.expires}", exc)
                 return
             if entry is not None:
                 detail = f"FREEZE_EXPIRED signature={sig} expired {entry.expires} owner={entry.owner}"
-                self._record(item.nodeid, "freeze_expired", sig, detail)
+                self._record(item.nodeid, "freeze_expired", sig, detail, exc)
                 return
-            self._record(item.nodeid, "failed", sig, f"{exc} signature={sig}")
+            self._record(item.nodeid, "failed", sig, f"{exc} signature={sig}", exc)
             return
         if rep.when == "call":
             minimum = int(self.configs.get(source, {}).get("min_examples") or 0)

@@ -1,0 +1,154 @@
+"""Real repositories and a real `./pants` for end-to-end tests.
+
+Each test copies the billing example into a fresh git repository, points its pants.toml at the
+plugin source in this sandbox, and runs the `./pants` launcher from this repository. The launcher
+reuses the bootstrapped Pants under $HOME, and every nested Pants shares the user's Pants caches,
+so only the first run on a machine pays for resolves.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional
+
+SANDBOX = Path(__file__).resolve().parents[2]
+PLUGIN_SRC = SANDBOX / "src"
+LAUNCHER = SANDBOX / "pants"
+EXAMPLE = SANDBOX / "examples" / "billing"
+REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v1.json").read_text())
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
+    "GIT_COMMITTER_NAME": "agent", "GIT_COMMITTER_EMAIL": "agent@example.com",
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        return self.stdout + self.stderr
+
+
+@dataclass(frozen=True)
+class GateRun(Run):
+    report: Optional[dict]
+
+    @property
+    def reasons(self) -> List[str]:
+        return [r["line"] for r in (self.report or {}).get("reasons", [])]
+
+    def codes(self) -> List[str]:
+        return [r["code"] for r in (self.report or {}).get("reasons", [])]
+
+    def oracle(self, address: str) -> dict:
+        return next(o for o in self.report["oracles"] if o["address"] == address)
+
+
+class Repo:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    # -- files ---------------------------------------------------------------------------
+    def path(self, rel: str) -> Path:
+        return self.root / rel
+
+    def read(self, rel: str) -> str:
+        return self.path(rel).read_text()
+
+    def write(self, rel: str, text: str) -> None:
+        p = self.path(rel)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+    def replace(self, rel: str, old: str, new: str) -> None:
+        text = self.read(rel)
+        assert old in text, f"{old!r} not in {rel}"
+        self.write(rel, text.replace(old, new, 1))
+
+    def append(self, rel: str, text: str) -> None:
+        self.write(rel, self.read(rel) + text)
+
+    # -- git -----------------------------------------------------------------------------
+    def git(self, *args: str) -> str:
+        proc = subprocess.run(["git", *args], cwd=self.root, env={**os.environ, **GIT_ENV},
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stdout}"
+        return proc.stdout.strip()
+
+    def commit(self, message: str) -> str:
+        self.git("add", "-A")
+        self.git("commit", "-q", "--allow-empty", "-m", message)
+        return self.git("rev-parse", "HEAD")
+
+    def branch(self, name: str, start: str = "main") -> None:
+        self.git("checkout", "-q", "-B", name, start)
+
+    # -- pants ---------------------------------------------------------------------------
+    def pants(self, *args: str, timeout: int = 900) -> Run:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}
+        proc = subprocess.run(
+            ["./pants", "--no-pantsd", "--no-dynamic-ui", *args], cwd=self.root, env=env,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
+        )
+        return Run(proc.returncode, proc.stdout, proc.stderr)
+
+    def gate(self, *args: str, base: str = "main") -> GateRun:
+        report = self.path("dist/oracle-gate.json")
+        if report.exists():
+            report.unlink()
+        run = self.pants("oracle-gate", f"--oracle-gate-base={base}",
+                         f"--oracle-gate-report={report}", *args, "::")
+        data = json.loads(report.read_text()) if report.exists() else None
+        if data is not None:
+            check_report_schema(data)
+        return GateRun(run.exit_code, run.stdout, run.stderr, data)
+
+
+def check_report_schema(report: dict) -> None:
+    """Every report honours the locked schema fixture (fixtures/report-schema-v1.json)."""
+    schema = REPORT_SCHEMA
+    assert report["schema"] == schema["schema"] and report["version"] == schema["version"]
+    assert sorted(report) == sorted(schema["required"])
+    assert sorted(report["lanes"]) == sorted(schema["lanes"])
+    for target in report["targets"]:
+        assert sorted(target) == sorted(schema["target"])
+    for oracle in report["oracles"]:
+        assert sorted(oracle) == sorted(schema["oracle"])
+    for reason in report["reasons"]:
+        assert sorted(reason) == sorted(schema["reason"])
+    assert [r["rank"] for r in report["ranks"]] == schema["ranks"]
+    assert all(r["status"] in schema["rank_status"] for r in report["ranks"])
+    assert schema["verdicts"][str(report["exit_code"])] == report["verdict"]
+
+
+def new_repo(tmp: Path, files: Optional[Dict[str, str]] = None) -> Repo:
+    """The billing example as a fresh git repository with one commit on `main`."""
+    root = tmp / "repo"
+    shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("dist", ".pants.d", ".pids", "__pycache__"))
+    shutil.copy2(LAUNCHER, root / "pants")
+    toml = (root / "pants.toml").read_text()
+    toml = re.sub(r'pythonpath = \[.*\]', f'pythonpath = ["{PLUGIN_SRC}"]', toml)
+    (root / "pants.toml").write_text(toml)
+    (root / ".gitignore").write_text("dist/\n.pants.d/\n.pids/\n__pycache__/\n")
+    repo = Repo(root)
+    for rel, text in (files or {}).items():
+        repo.write(rel, text)
+    repo.git("init", "-q", "-b", "main")
+    repo.commit("base")
+    return repo
+
+
+def fixture_sha(repo: Repo, rel: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(repo.path(rel).read_bytes()).hexdigest()
