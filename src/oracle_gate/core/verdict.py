@@ -210,7 +210,7 @@ def evaluate(facts: GateFacts) -> Verdict:
     runs = {r.address: r for r in facts.runs}
     reasons: List[Reason] = _writeset_reasons(facts)
     reasons += [Reason("FIXTURE_DRIFT", Severity.POLICY, line) for line in facts.fixture_drift]
-    reasons += [Reason("LEDGER_INVALID", Severity.POLICY, line) for line in facts.ledger_errors]
+    reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in facts.ledger_errors]
     reasons += [Reason("GRAPH_ERROR", Severity.POLICY, line) for line in facts.engine_errors]
 
     voters = sorted(
@@ -256,6 +256,7 @@ def evaluate(facts: GateFacts) -> Verdict:
                               f"EMPTY_VOTE {len(facts.regions)} production target(s) changed and no "
                               f"oracle test executed"))
 
+    reasons = list({r.line: r for r in reasons}.values())  # build-time and run-time checks may agree
     ranks = _ranks(facts, oracles, reasons)
     return Verdict(
         exit_code=_exit_code(reasons),

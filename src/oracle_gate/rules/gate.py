@@ -61,6 +61,7 @@ from oracle_gate.rules.facts import (
     OracleClassification,
     OracleClassRequest,
     ParsedLedger,
+    ParsedLedgerRequest,
 )
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, read_diff
 from oracle_gate.target_types import (
@@ -299,9 +300,14 @@ async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, e
     fixture_targets = {f.address: f for c in classes for f in c.fixtures}
     fixture_targets.update((t.address, t) for t in ws.owners(diff) if t.has_field(LockedFixtureSourceField))
     fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
+    changed_ledgers = await MultiGet(
+        Get(ParsedLedger, ParsedLedgerRequest(t)) for t in ws.owners(diff) if t.has_field(FreezeLedgerSourceField)
+    )
     ev.drift = fixtures.drift
-    ev.ledgers = list({l.path: l for g in ledgers_of for l in g.ledgers}.values())
-    ev.ledger_errors = tuple(f"LEDGER_INVALID {l.error}" for l in ev.ledgers if l.error)
+    ev.ledgers = list({l.path: l for l in [*changed_ledgers, *(l for g in ledgers_of for l in g.ledgers)]}.values())
+    # Build-time ledger problems (invalid, expired, over the cap) would make every governed run
+    # refuse to start, so they are reasons here and the runs are skipped.
+    ev.ledger_errors = tuple(line for l in ev.ledgers for line in l.problems(datetime.date.today()))
     ev.oracles = [
         Oracle(c.address.spec, c.oracle_class, demoted=ws.production_changed and c.address in ws.changed_tests)
         for c in classes
