@@ -1,0 +1,78 @@
+"""The write-set reader against real git repositories (no Pants needed)."""
+import os
+import subprocess
+
+import pytest
+
+from oracle_gate.rules.git_diff import GitDiffError, read_diff
+
+ENV = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
+       "GIT_COMMITTER_EMAIL": "a@x"}
+
+
+def git(cwd, *args):
+    subprocess.run(["git", *args], cwd=cwd, env=ENV, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+@pytest.fixture
+def repo(tmp_path):
+    root = tmp_path / "r"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text("x = 1\n" * 20)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "base")
+    return root
+
+
+def test_not_a_work_tree(tmp_path):
+    with pytest.raises(GitDiffError, match="is not inside a git work tree"):
+        read_diff(str(tmp_path), None)
+
+
+def test_no_commits(tmp_path):
+    git(tmp_path, "init", "-q")
+    with pytest.raises(GitDiffError, match="no commits yet"):
+        read_diff(str(tmp_path), None)
+
+
+def test_a_missing_base_ref(repo):
+    with pytest.raises(GitDiffError, match="base ref 'origin/nope' does not exist"):
+        read_diff(str(repo), "origin/nope")
+
+
+def test_no_default_base(repo):
+    git(repo, "branch", "-m", "trunk")
+    with pytest.raises(GitDiffError, match="none of origin/main, main"):
+        read_diff(str(repo), None)
+
+
+def test_a_shallow_clone_without_the_merge_base(repo, tmp_path):
+    git(repo, "checkout", "-qb", "feature")
+    for i in range(3):
+        (repo / "src" / "a.py").write_text(f"x = {i}\n")
+        git(repo, "commit", "-qam", f"c{i}")
+    git(repo, "checkout", "-q", "main")
+    (repo / "src" / "b.py").write_text("y = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "main moves on")
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth=1", "--no-single-branch", f"file://{repo}", str(clone))
+    git(clone, "checkout", "-q", "feature")
+    with pytest.raises(GitDiffError, match="shallow clone"):
+        read_diff(str(clone), "origin/main")
+
+
+def test_renames_edits_and_untracked_files(repo):
+    git(repo, "checkout", "-qb", "feature")
+    git(repo, "mv", "src/a.py", "src/moved.py")
+    git(repo, "commit", "-qm", "move")
+    (repo / "src" / "new.py").write_text("import os\n")
+    (repo / "dist").mkdir()
+    (repo / "dist" / "out.json").write_text("{}")
+    diff = read_diff(str(repo), "main", ignored_dirs=(str(repo / "dist"),))
+    by_path = {c.path: c for c in diff.changes}
+    assert by_path["src/moved.py"].status == "R" and by_path["src/moved.py"].old_path == "src/a.py"
+    assert by_path["src/new.py"].status == "A" and by_path["src/new.py"].added_lines == ("import os",)
+    assert "dist/out.json" not in by_path
+    assert diff.base_ref == "main"
