@@ -1,6 +1,9 @@
 """The merge gate end to end: a real repository, a base commit, a patch commit, the real goal."""
 from __future__ import annotations
 
+import json
+import uuid
+
 import pytest
 
 from e2e.harness import Repo, fixture_sha, new_repo
@@ -186,7 +189,9 @@ def test_a_second_run_executes_no_test_and_a_fixture_change_reruns_only_its_depe
     assert first.exit_code == second.exit_code == 0, second.output
     assert second.report["oracles"] and all(o["source"] != "ran" for o in second.report["oracles"]), second.report["oracles"]
     # The human lane re-locks a reformatted fixture; only its dependent test re-runs.
-    repo.write("oracle/fixtures/store_seed.json", '{"balances": {"acme": 1000,  "globex": 500}}\n')
+    # Bytes no earlier run has seen (Pants caches by content, across repositories and runs).
+    repo.write("oracle/fixtures/store_seed.json", json.dumps({"balances": {"acme": 1000, "globex": 500},
+                                                              "nonce": uuid.uuid4().hex}) + "\n")
     lock = repo.pants("oracle-lock", "oracle/fixtures:store_seed")
     assert lock.exit_code == 0 and "LOCKED oracle/fixtures:store_seed" in lock.stdout, lock.output
     assert fixture_sha(repo, "oracle/fixtures/store_seed.json")[:12] in lock.stdout

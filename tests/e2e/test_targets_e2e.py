@@ -1,7 +1,9 @@
 """The three oracle target types under real `./pants` runs in a temporary git repository."""
 from __future__ import annotations
 
+import json
 import re
+import uuid
 
 import pytest
 
@@ -50,7 +52,9 @@ def test_a_drifted_fixture_fails_every_consumer(scratch: Repo):
 
 def test_changing_a_fixture_reruns_its_dependents(scratch: Repo):
     assert scratch.pants("test", "tests/test_store.py").exit_code == 0
-    scratch.write("oracle/fixtures/store_seed.json", '{"balances": {"globex": 500, "acme": 1000}}\n')
+    # Bytes no earlier run has seen (Pants caches by content, across repositories and runs).
+    scratch.write("oracle/fixtures/store_seed.json",
+                  json.dumps({"balances": {"globex": 500, "acme": 1000}, "nonce": uuid.uuid4().hex}) + "\n")
     lock = scratch.pants("oracle-lock", "oracle/fixtures:store_seed")
     assert lock.exit_code == 0 and re.search(r"LOCKED oracle/fixtures:store_seed old=\w{12} new=\w{12}", lock.stdout), lock.output
     rerun = scratch.pants("test", "tests/test_store.py")

@@ -46,6 +46,8 @@ FLAKE_MARKER_RE = re.compile(
     re.IGNORECASE,
 )
 BUILD_FILE_RE = re.compile(r"^BUILD(\..*)?$")
+# A region's kind sets its floor, so changing one is a policy edit, never a production change.
+REGION_FIELD_RE = re.compile(r"\boracle_region\b")
 
 DEFAULT_ORACLE_DIRS = ("oracle",)
 DEFAULT_OTHER_GLOBS = ("*.md", "*.rst", "docs/*", "LICENSE*", "NOTICE*", ".gitignore", "AUTHORS*")
@@ -59,6 +61,7 @@ class PathChange:
     status: str  # A, M, D or R
     old_path: Optional[str] = None
     added_lines: Tuple[str, ...] = ()
+    removed_lines: Tuple[str, ...] = ()
 
 
 def is_build_file(path: str) -> bool:
@@ -93,6 +96,8 @@ def classify(
     if base in FLAKE_CONFIG_FILES:
         # conftest.py is owned by a python_source, but it is test plumbing, never production.
         return frozenset(lanes | {Lane.FLAKE_CONTROL})
+    if is_build_file(path) and any(REGION_FIELD_RE.search(l) for l in change.added_lines + change.removed_lines):
+        lanes.add(Lane.ORACLE)
     scanned = OwnerRole.TEST in roles or OwnerRole.PROPERTY in roles or is_build_file(path)
     if scanned and adds_flake_marker(change.added_lines):
         lanes.add(Lane.FLAKE_CONTROL)

@@ -72,18 +72,25 @@ def resolve_base(worktree: str, base: Optional[str]) -> Tuple[str, str]:
     return ref, proc.stdout.decode().strip()
 
 
-def _parse_added_lines(patch: str) -> Dict[str, List[str]]:
+def _parse_patch(patch: str) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
+    """(added lines, removed lines) per path of a `git diff -U0` patch (new path for renames)."""
     added: Dict[str, List[str]] = {}
+    removed: Dict[str, List[str]] = {}
+    old: Optional[str] = None
     current: Optional[str] = None
     for line in patch.splitlines():
-        if line.startswith("+++ "):
-            target = line[4:]
-            current = target[2:] if target.startswith("b/") else None
+        if line.startswith("--- "):
+            old = line[6:] if line.startswith("--- a/") else None
+        elif line.startswith("+++ "):
+            current = line[6:] if line.startswith("+++ b/") else old
             if current is not None:
                 added.setdefault(current, [])
-        elif line.startswith("+") and current is not None:
+                removed.setdefault(current, [])
+        elif current is not None and line.startswith("+"):
             added[current].append(line[1:])
-    return added
+        elif current is not None and line.startswith("-"):
+            removed[current].append(line[1:])
+    return added, removed
 
 
 def find_worktree(buildroot: str) -> str:
@@ -114,7 +121,7 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
             entries.append((status if status in "AMD" else "M", fields[i + 1], None))
             i += 2
     patch = _git(worktree, "diff", "-U0", "-M", "--no-color", "--no-ext-diff", merge_base).stdout.decode(errors="replace")
-    added = _parse_added_lines(patch)
+    added, removed = _parse_patch(patch)
     ignored = tuple(os.path.relpath(d, worktree).replace(os.sep, "/") + "/" for d in ignored_dirs)
     untracked = [
         p for p in _out(worktree, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
@@ -143,6 +150,7 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
             status=status,
             old_path=to_build_root(old) if old else None,
             added_lines=tuple(added.get(path, ())),
+            removed_lines=tuple(removed.get(path, ())),
         )
         for status, path, old in sorted(entries, key=lambda e: e[1])
     )
