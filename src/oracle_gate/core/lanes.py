@@ -30,6 +30,7 @@ class OwnerRole(enum.Enum):
     LOCKED_FIXTURE = "locked_fixture"
     FREEZE_LEDGER = "freeze_ledger"
     TEST = "test"  # python_tests, class E or L
+    TEST_UTIL = "test_util"  # python_test_utils: test plumbing, like conftest.py
     BUILD_INPUT = "build_input"  # any other target (files, resources, requirements...)
 
 
@@ -100,6 +101,8 @@ def classify(
         lanes.add(Lane.ORACLE)
     scanned = OwnerRole.TEST in roles or OwnerRole.PROPERTY in roles or is_build_file(path)
     if scanned and adds_flake_marker(change.added_lines):
+        lanes.add(Lane.FLAKE_CONTROL)
+    if OwnerRole.TEST_UTIL in roles:
         lanes.add(Lane.FLAKE_CONTROL)
     if OwnerRole.TEST in roles:
         lanes.add(Lane.TEST)
