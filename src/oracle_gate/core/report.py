@@ -86,10 +86,14 @@ def ledger_row_templates(facts: GateFacts, ttl_days: int = 14) -> List[str]:
     Adding one is a deliberate edit in the oracle lane; `reason` and `owner` are left for a person.
     """
     rows = []
+    seen = set()
     for run in sorted(facts.runs, key=lambda r: r.address):
         for case in run.cases:
             if case.outcome not in ("failed", "unlisted_skip", "freeze_expired") or not case.signature:
                 continue
+            if case.signature in seen:  # one row freezes every test failing the same way
+                continue
+            seen.add(case.signature)
             row = {
                 "signature": case.signature,
                 "test": normalize_name(case.nodeid),

@@ -31,7 +31,7 @@ from pants.engine.internals.graph import Owners, OwnersRequest
 from pants.engine.internals.native_engine import Address
 from pants.engine.internals.session import RunId
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
-from pants.engine.target import FilteredTargets, Target, Targets, UnexpandedTargets
+from pants.engine.target import FilteredTargets, SingleSourceField, Target, Targets, UnexpandedTargets
 from pants.option.global_options import GlobalOptions
 from pants.option.option_types import BoolOption, StrListOption, StrOption
 from pants.util.logging import LogLevel
@@ -122,6 +122,14 @@ class OracleGate(Goal):
 
 
 # -- facts from the graph ----------------------------------------------------------------------
+def _source_path(target: Target) -> str:
+    """The file a (generated) target owns, for reason lines; its address when it has none."""
+    for field_type in (PythonSourceField, SingleSourceField):
+        if target.has_field(field_type):
+            return target[field_type].file_path
+    return target.address.spec
+
+
 def _role(target: Target, test_utils: FrozenSet[Address] = frozenset()) -> OwnerRole:
     if target.address in test_utils:
         return OwnerRole.TEST_UTIL
@@ -290,8 +298,12 @@ async def _coverage(diff: GitDiff, ws: WriteSet, specified: FilteredTargets, mod
     if mode == "audit":
         test_utils = await _test_utils(specified)
         for t in specified:
-            if _role(t, test_utils) is OwnerRole.PRODUCTION:
-                region_targets.setdefault(t.address, (t, t[PythonSourceField].file_path))
+            role = _role(t, test_utils)
+            audited = role is OwnerRole.PRODUCTION or (
+                role is OwnerRole.BUILD_INPUT and t.has_field(OracleRegionField) and t[OracleRegionField].value
+            )
+            if audited:
+                region_targets.setdefault(t.address, (t, _source_path(t)))
     ordered = sorted(region_targets)
     coverage = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in ordered)
     for address, covering in zip(ordered, coverage):
