@@ -102,7 +102,9 @@ class OracleGatePlugin:
     def _signature(self, item: pytest.Item, exception: str, excinfo: Any) -> str:
         frames = []
         if excinfo is not None:
-            for entry in excinfo.traceback:
+            # From the test's own frame inward, as pytest shows it: runner frames are not the failure.
+            traceback = excinfo.traceback.cut(path=item.path).filter()
+            for entry in traceback:
                 path = str(entry.path)
                 if os.path.isabs(path):
                     path = os.path.relpath(path, self.rootdir)
