@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Callable, Optional, Tuple
 
-from e2e.harness import Repo, fixture_sha
+from e2e.harness import GateRun, Repo, fixture_sha
 
 FLAKY_TEST = '''from billing.store import Store
 
@@ -237,3 +237,21 @@ HONEST = (
 )
 
 CATALOGUE = TAMPERING + HONEST
+
+
+def replay(repo: Repo, patch: Patch) -> GateRun:
+    """Commit `patch` on its own branch (over its prepared base, if any) and gate it."""
+    base = "main"
+    try:
+        if patch.prepare is not None:
+            base = f"base-{patch.name}"
+            repo.branch(base)
+            patch.prepare(repo)
+            repo.commit(f"base for {patch.name}")
+        repo.branch(patch.name, base)
+        patch.apply(repo)
+        repo.commit(patch.what)
+        return repo.gate(*patch.gate_args, base=base)
+    finally:
+        repo.git("checkout", "-q", "-f", "main")
+        repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d")

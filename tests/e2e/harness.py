@@ -55,8 +55,16 @@ class GateRun(Run):
 
 
 class Repo:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, pantsd: bool = False) -> None:
         self.root = root
+        self.pantsd = pantsd  # tests start cold on purpose; the demo keeps a daemon warm
+
+    def stop_pantsd(self) -> None:
+        for pid_file in self.root.glob(".pids/*/pantsd/pid"):
+            try:
+                os.kill(int(pid_file.read_text().strip()), 15)
+            except (ValueError, OSError):
+                pass
 
     # -- files ---------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
@@ -97,7 +105,7 @@ class Repo:
     def pants(self, *args: str, timeout: int = 900) -> Run:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}
         proc = subprocess.run(
-            ["./pants", "--no-pantsd", "--no-dynamic-ui", *args], cwd=self.root, env=env,
+            ["./pants", "--pantsd" if self.pantsd else "--no-pantsd", "--no-dynamic-ui", *args], cwd=self.root, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
         )
         return Run(proc.returncode, proc.stdout, proc.stderr)
@@ -131,7 +139,7 @@ def check_report_schema(report: dict) -> None:
     assert schema["verdicts"][str(report["exit_code"])] == report["verdict"]
 
 
-def new_repo(tmp: Path, files: Optional[Dict[str, str]] = None) -> Repo:
+def new_repo(tmp: Path, files: Optional[Dict[str, str]] = None, pantsd: bool = False) -> Repo:
     """The billing example as a fresh git repository with one commit on `main`."""
     root = tmp / "repo"
     shutil.copytree(EXAMPLE, root, ignore=shutil.ignore_patterns("dist", ".pants.d", ".pids", "__pycache__"))
@@ -140,7 +148,7 @@ def new_repo(tmp: Path, files: Optional[Dict[str, str]] = None) -> Repo:
     toml = re.sub(r'pythonpath = \[.*\]', f'pythonpath = ["{PLUGIN_SRC}"]', toml)
     (root / "pants.toml").write_text(toml)
     (root / ".gitignore").write_text("dist/\n.pants.d/\n.pids/\n__pycache__/\n")
-    repo = Repo(root)
+    repo = Repo(root, pantsd=pantsd)
     for rel, text in (files or {}).items():
         repo.write(rel, text)
     repo.git("init", "-q", "-b", "main")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from e2e.catalogue import CATALOGUE, HONEST, TAMPERING, Patch
+from e2e.catalogue import CATALOGUE, HONEST, TAMPERING, Patch, replay
 from e2e.harness import Repo, new_repo
 
 OUTCOMES: dict = {}
@@ -15,26 +15,9 @@ def repo(tmp_path_factory) -> Repo:
     return new_repo(tmp_path_factory.mktemp("catalogue"))
 
 
-def run_patch(repo: Repo, patch: Patch):
-    base = "main"
-    try:
-        if patch.prepare is not None:
-            base = f"base-{patch.name}"
-            repo.branch(base)
-            patch.prepare(repo)
-            repo.commit(f"base for {patch.name}")
-        repo.branch(patch.name, base)
-        patch.apply(repo)
-        repo.commit(patch.what)
-        return repo.gate(*patch.gate_args, base=base)
-    finally:
-        repo.git("checkout", "-q", "-f", "main")
-        repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d")
-
-
 @pytest.mark.parametrize("patch", CATALOGUE, ids=[p.name for p in CATALOGUE])
 def test_catalogue(repo: Repo, patch: Patch):
-    run = run_patch(repo, patch)
+    run = replay(repo, patch)
     OUTCOMES[patch.name] = (patch.honest, run.exit_code)
     if patch.honest:
         assert run.exit_code == 0, run.output

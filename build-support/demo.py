@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Watch the gate judge agent patches: replays catalogue patches against a scratch git copy of
+examples/billing and prints, per patch, the verdict, the exit code and the reason lines.
+
+    python3 build-support/demo.py          # a representative selection (about two minutes warm)
+    python3 build-support/demo.py --all    # the whole catalogue of tampering and honest patches
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from e2e.catalogue import CATALOGUE, replay  # noqa: E402
+from e2e.harness import new_repo  # noqa: E402
+
+SELECTION = (
+    "refactor-money", "example-updated", "docs-only", "weakened-property", "fixture-rewritten",
+    "locked-test-edited", "property-deleted", "logic-moved-unmapped", "behaviour-broken",
+)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--all", action="store_true", help="replay the whole catalogue")
+    args = parser.parse_args()
+    patches = CATALOGUE if args.all else tuple(p for p in CATALOGUE if p.name in SELECTION)
+    wrong = 0
+    with tempfile.TemporaryDirectory(prefix="oracle-gate-demo-") as tmp:
+        repo = new_repo(Path(tmp), pantsd=True)
+        try:
+            print(f"scratch repository: {repo.root} (a copy of examples/billing)\n")
+            for patch in patches:
+                run = replay(repo, patch)
+                verdict = run.report["verdict"] if run.report else "error"
+                expected = (run.exit_code == 0) == patch.honest
+                wrong += not expected
+                label = "honest " if patch.honest else "tamper "
+                print(f"[{label}] {patch.name}: {patch.what}")
+                print(f"          exit={run.exit_code} verdict={verdict}{'' if expected else '  <-- UNEXPECTED'}")
+                for line in run.reasons or ([] if run.report else [run.stderr.strip().splitlines()[-1:]]):
+                    print(f"          {line}")
+                print()
+        finally:
+            repo.stop_pantsd()
+    tampering = [p for p in patches if not p.honest]
+    print(f"{len(patches) - wrong}/{len(patches)} judged as expected "
+          f"({len(tampering)} tampering, {len(patches) - len(tampering)} honest)")
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
