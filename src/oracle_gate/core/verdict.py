@@ -169,7 +169,8 @@ def _writeset_reasons(facts: GateFacts) -> List[Reason]:
                        f"(re-run with --allow-oracle-changes after review)")
             )
     for path in _paths(facts.changes, Lane.UNMAPPED):
-        reasons.append(Reason("UNMAPPED", Severity.POLICY, f"UNMAPPED {path} is owned by no target"))
+        where = "is outside the build root" if path.startswith("../") else "is owned by no target"
+        reasons.append(Reason("UNMAPPED", Severity.POLICY, f"UNMAPPED {path} {where}"))
     for line in facts.unmapped_targets:
         reasons.append(Reason("UNMAPPED", Severity.POLICY, line))
     return reasons

@@ -110,6 +110,10 @@ class OracleGateSubsystem(GoalSubsystem):
         default=False,
         help="Print a freeze-ledger row template (signature, test, exception, dates) for every failure and unlisted skip.",
     )
+    dry_run = BoolOption(
+        default=False,
+        help="Map the diff to regions and covering oracles and print the plan, without running any oracle or deciding.",
+    )
     other_globs = StrListOption(
         default=list(DEFAULT_OTHER_GLOBS),
         help="Globs of unowned paths that are neither production nor oracle (documentation). Any other unowned path fails closed as UNMAPPED.",
@@ -275,7 +279,8 @@ class Evidence:
 
 async def _write_set(diff: GitDiff, gate: OracleGateSubsystem, ws: WriteSet) -> None:
     """Lanes per changed path, from the roles of the targets that own it (now or at the base)."""
-    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p})
+    # Paths outside the build root (`../...`) belong to no target here: they stay unmapped.
+    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and not p.startswith("../")})
     owners = await MultiGet(Get(PathOwners, PathOwnersRequest(p)) for p in owner_paths)
     ws.owners_of = {o.path: o.targets for o in owners}
     test_utils = frozenset(a for o in owners for a in o.test_utils)
@@ -322,7 +327,7 @@ async def _coverage(diff: GitDiff, ws: WriteSet, specified: FilteredTargets, mod
         cov.oracle_targets.update((t.address, t) for t in users.targets)
 
 
-async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, ev: Evidence) -> None:
+async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, ev: Evidence, dry_run: bool) -> None:
     """Classes, fixture digests and ledgers first; the oracles run only if those hold."""
     targets = list(cov.oracle_targets.values())
     classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in targets)
@@ -344,7 +349,7 @@ async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, e
         Oracle(c.address.spec, c.oracle_class, demoted=ws.production_changed and c.address in ws.changed_tests)
         for c in classes
     ]
-    if not ev.drift and not ev.ledger_errors:
+    if not ev.drift and not ev.ledger_errors and not dry_run:
         ev.runs = await _run_oracles(targets, run_id)
 
 
@@ -380,7 +385,7 @@ async def run_oracle_gate(
     phases = (
         lambda: _write_set(diff, gate, ws),
         lambda: _coverage(diff, ws, specified, mode, cov),
-        lambda: _evidence(diff, ws, cov, run_id, ev),
+        lambda: _evidence(diff, ws, cov, run_id, ev, gate.dry_run),
     )
     for phase in phases:
         try:
@@ -402,6 +407,15 @@ async def run_oracle_gate(
         today=today,
         allow_oracle_changes=gate.allow_oracle_changes,
     )
+    if gate.dry_run and not engine_errors:
+        classes = {o.address: o.oracle_class.value for o in ev.oracles}
+        for region in facts.regions:
+            kind = region.kind.value if region.kind else "unmapped"
+            covering = ",".join(f"{a}={classes.get(a, '?')}" for a in region.oracles) or "none"
+            console.print_stdout(f"PLAN {region.address} kind={kind} oracles={covering}")
+        console.print_stdout(f"DRY RUN: {len(facts.changes)} changed path(s), {len(facts.regions)} target(s), "
+                             f"{len(facts.oracles)} oracle(s) would run; no verdict")
+        return OracleGate(exit_code=0)
     verdict = evaluate(facts)
     for line in console_lines(facts, verdict):
         console.print_stdout(line)
