@@ -180,7 +180,6 @@ async def path_owners(request: PathOwnersRequest) -> PathOwners:
     return PathOwners(request.path, tuple(targets), await _test_utils(targets))
 
 
-
 @dataclass(frozen=True)
 class CoveringTestsRequest:
     address: Address
@@ -243,7 +242,6 @@ async def _run_oracles(targets: List[Target], run_id: RunId) -> List[OracleRun]:
             )
             runs.append(OracleRun(address.spec, result.exit_code, complete, mine, source))
     return runs
-
 
 
 # -- the three phases, each filling in one record ----------------------------------------------
