@@ -12,5 +12,10 @@ def test_known_paths():
     assert lanes("tests/BUILD", [OwnerRole.TEST], ["    timeout=900,"]) == {Lane.TEST, Lane.FLAKE_CONTROL}
     assert lanes("oracle/fixtures/seed.json", [OwnerRole.LOCKED_FIXTURE]) == {Lane.ORACLE}
     assert lanes("pants.toml") == {Lane.FLAKE_CONTROL}
+    downgrade = classify(PathChange("src/BUILD", "M", added_lines=('python_sources(oracle_region="state")',),
+                                    removed_lines=('python_sources(oracle_region="pure")',)),
+                         frozenset({OwnerRole.PRODUCTION}))
+    assert downgrade == {Lane.PRODUCTION, Lane.ORACLE}
+    assert lanes("tests/e2e/harness.py", [OwnerRole.TEST_UTIL]) == {Lane.FLAKE_CONTROL}
     assert lanes("README.md") == {Lane.OTHER}
     assert lanes("scripts/deploy.sh") == {Lane.UNMAPPED}

@@ -194,7 +194,7 @@ def pytest_configure(config: Any) -> None:
 def _hermetic_hypothesis(plugin: OracleGatePlugin) -> None:
     """Derandomised, database-free Hypothesis, so a cached result is the result a rerun would give."""
     try:
-        from hypothesis import settings
+        from hypothesis import settings  # pants: no-infer-dep (optional in the sandbox)
     except ImportError:
         return
     minimum = max([int(c.get("min_examples") or 0) for c in plugin.configs.values()] + [100])
