@@ -105,3 +105,10 @@ def test_a_property_below_min_examples_fails(scratch: Repo):
 def test_ledger_rows_expire_on_their_own_date(ledger_row: dict):
     added = datetime.date.fromisoformat(ledger_row["added"])
     assert datetime.date.fromisoformat(ledger_row["expires"]) - added == datetime.timedelta(days=14)
+
+
+def test_a_frozen_test_that_happens_to_pass_still_does_not_vote(scratch: Repo):
+    scratch.replace("tests/test_flaky_rates.py", 'raise TimeoutError("rate service did not answer")', "return 1")
+    run = scratch.gate(base="HEAD")
+    flaky = run.oracle("tests/test_flaky_rates.py")
+    assert flaky["tests"][0]["outcome"] == "frozen" and not flaky["voted"], flaky

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional
 import pytest  # pants: no-infer-dep
 
 from ..core.ledger import FreezeEntry, LedgerError, merge_entries, parse_ledger
-from ..core.signature import Frame, failure_signature, parameter_shape
+from ..core.signature import Frame, failure_signature, normalize_name, parameter_shape
 
 RESULTS_DIR = os.path.join("extra-output", "oracle-gate")
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
@@ -155,6 +155,13 @@ class OracleGatePlugin:
                 detail = f"MIN_EXAMPLES ran {ran} example(s), min_examples={minimum}"
                 self._fail(rep, detail)
                 self._record(item.nodeid, "min_examples", None, detail)
+                return
+            listed = next((e for e in freezes.values()
+                           if e.test == normalize_name(item.nodeid) and not e.expired(today)), None)
+            if listed is not None:
+                # A frozen test never counts as a pass, even on a run where its flake stayed away.
+                self._record(item.nodeid, "frozen", listed.signature,
+                             f"FROZEN passed, but {listed.test} is frozen until {listed.expires}: it does not vote")
                 return
             self._record(item.nodeid, "passed", None, "")
 
