@@ -78,10 +78,10 @@ use_rust_parser = true
         last = MODULES_PER_PACKAGE - 1
         props = root / "oracle" / f"pkg{p}"
         props.mkdir(parents=True)
-        (props / "BUILD").write_text("oracle_properties(min_examples=10)\n")
+        (props / "BUILD").write_text("oracle_properties(min_examples=100)\n")
         (props / f"test_pkg{p}_props.py").write_text(
-            f"from hypothesis import given, settings, strategies as st\n\nfrom pkg{p}.m{last} import f{last}\n\n\n"
-            f"@settings(max_examples=10)\n@given(st.integers())\ndef test_shift(x):\n    assert f{last}(x) - x == {last}\n")
+            f"from hypothesis import given, strategies as st\n\nfrom pkg{p}.m{last} import f{last}\n\n\n"
+            f"@given(st.integers())\ndef test_shift(x):\n    assert f{last}(x) - x == {last}\n")
         fixture = root / "fixtures" / f"pkg{p}"
         fixture.mkdir(parents=True)
         data = json.dumps({"package": p, "nonce": nonce, "rows": list(range(8000))}).encode()
@@ -154,14 +154,16 @@ def bench_cache(tmp: Path, rows) -> None:
         runs.append(seconds)
         rows.append((f"{targets} targets: full gate, {label} (warm pantsd)", f"{seconds:.1f}s",
                      f"{ran} test processes ran", f"{seconds / runs[0]:.2f}x of first", f"verdict={data['verdict']}"))
-    sh(root, "./pants", "--pantsd", "--version")
+    floor, _ = timed(root, "./pants", "--pantsd", "--version")
+    rows.append(("pantsd client floor (`./pants --version`, warm)", f"{floor:.1f}s", "", "",
+                 f"cached rerun minus floor: {runs[-1] - floor:.1f}s ({(runs[-1] - floor) / runs[0]:.0%} of first)"))
     for pid_file in root.glob(".pids/*/pantsd/pid"):
         os.kill(int(pid_file.read_text().strip()), 15)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="100,1000,5000")
+    parser.add_argument("--sizes", default="100,1000,5000", help="comma-separated; empty for none")
     parser.add_argument("--diffs", default="1,10,100")
     parser.add_argument("--no-cache-bench", action="store_true")
     args = parser.parse_args()
@@ -170,7 +172,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="oracle-gate-bench-") as tmp:
         if not args.no_cache_bench:
             bench_cache(Path(tmp), rows)
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in (int(s) for s in args.sizes.split(",") if s):
             bench_size(Path(tmp), size, [int(d) for d in args.diffs.split(",")], rows)
             print(f"done: {size}", flush=True)
     print("| case | oracle-gate | baseline | ratio | notes |")
