@@ -121,7 +121,6 @@ class GateFacts:
     ledgers: Tuple[Ledger, ...] = ()
     today: datetime.date = field(default_factory=datetime.date.today)
     allow_oracle_changes: bool = False
-    unmapped_targets: Tuple[str, ...] = ()  # lines for production targets the graph cannot place
 
 
 @dataclass(frozen=True)
@@ -171,8 +170,6 @@ def _writeset_reasons(facts: GateFacts) -> List[Reason]:
     for path in _paths(facts.changes, Lane.UNMAPPED):
         where = "is outside the build root" if path.startswith("../") else "is owned by no target"
         reasons.append(Reason("UNMAPPED", Severity.POLICY, f"UNMAPPED {path} {where}"))
-    for line in facts.unmapped_targets:
-        reasons.append(Reason("UNMAPPED", Severity.POLICY, line))
     return reasons
 
 
@@ -249,7 +246,7 @@ def evaluate(facts: GateFacts) -> Verdict:
     production_changed = bool(facts.regions)
     if facts.mode == "diff" and frozen_hits and not production_changed:
         reasons.append(Reason("FREEZE_HIT_ON_EMPTY_DIFF", Severity.POLICY,
-                              f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen failure(s) while no "
+                              f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen test(s) while no "
                               f"production target changed: {frozen_hits[0].nodeid}"))
     # Nothing executed at all is an empty vote; demoted diagnostics that ran make it a floor miss.
     if production_changed and not voters and not any(r.cases for r in facts.runs):
