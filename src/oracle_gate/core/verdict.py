@@ -173,8 +173,8 @@ def _writeset_reasons(facts: GateFacts) -> List[Reason]:
     return reasons
 
 
-def _run_reasons(facts: GateFacts, classes: Dict[str, Oracle]) -> Tuple[List[Reason], List[Reason]]:
-    """(policy reasons, product reasons) from the sandboxed runs."""
+def _run_reasons(facts: GateFacts, classes: Dict[str, Oracle]) -> List[Reason]:
+    """What the sandboxed runs say: policy breaches first, then product failures and diagnostics."""
     policy: List[Reason] = []
     product: List[Reason] = []
     for run in sorted(facts.runs, key=lambda r: r.address):
@@ -200,7 +200,7 @@ def _run_reasons(facts: GateFacts, classes: Dict[str, Oracle]) -> Tuple[List[Rea
         ):
             product.append(Reason("ORACLE_ERROR", Severity.PRODUCT,
                                   f"ORACLE_ERROR {run.address} exit={run.exit_code} with no failing test recorded"))
-    return policy, product
+    return policy + product
 
 
 def evaluate(facts: GateFacts) -> Verdict:
@@ -235,9 +235,7 @@ def evaluate(facts: GateFacts) -> Verdict:
             ))
     reasons += floor_reasons
 
-    policy_runs, product_runs = _run_reasons(facts, oracles)
-    reasons += policy_runs
-    reasons += product_runs
+    reasons += _run_reasons(facts, oracles)
 
     suite_size = sum(len(runs[a].cases) for a in voters)
     for problem in ledger_problems(facts.ledgers, facts.today, suite_size):

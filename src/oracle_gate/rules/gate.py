@@ -251,13 +251,11 @@ class WriteSet:
     owners_of: Dict[str, Tuple[Target, ...]] = field(default_factory=dict)
     region_targets: Dict[Address, Tuple[Target, str]] = field(default_factory=dict)
     changed_tests: Set[Address] = field(default_factory=set)
+    changed_targets: List[Target] = field(default_factory=list)  # owners of the changed paths
 
     @property
     def production_changed(self) -> bool:
         return any(Lane.PRODUCTION in c.lanes for c in self.changed_paths)
-
-    def owners(self, diff: GitDiff) -> List[Target]:
-        return [t for change in diff.changes for t in self.owners_of.get(change.path, ())]
 
 
 @dataclass
@@ -283,19 +281,20 @@ async def _write_set(diff: GitDiff, gate: OracleGateSubsystem, ws: WriteSet) -> 
     ws.owners_of = {o.path: o.targets for o in owners}
     test_utils = frozenset(a for o in owners for a in o.test_utils)
     for change in diff.changes:
+        ws.changed_targets.extend(ws.owners_of.get(change.path, ()))
         targets = ws.owners_of.get(change.path, ()) + (ws.owners_of.get(change.old_path, ()) if change.old_path else ())
-        roles = frozenset(_role(t, test_utils) for t in targets)
-        lanes = classify(change, roles, gate.oracle_dirs, gate.other_globs)
+        roles = {t.address: _role(t, test_utils) for t in targets}
+        lanes = classify(change, frozenset(roles.values()), gate.oracle_dirs, gate.other_globs)
         ws.changed_paths.append(ChangedPath(change.path, tuple(sorted(lanes, key=lambda l: l.value)), change.status))
         for t in targets:
-            role = _role(t, test_utils)
+            role = roles[t.address]
             if Lane.PRODUCTION in lanes and role in (OwnerRole.PRODUCTION, OwnerRole.BUILD_INPUT):
                 ws.region_targets.setdefault(t.address, (t, change.path))
             if role in (OwnerRole.TEST, OwnerRole.PROPERTY):
                 ws.changed_tests.add(t.address)
 
 
-async def _coverage(diff: GitDiff, ws: WriteSet, specified: FilteredTargets, mode: str, cov: Coverage) -> None:
+async def _coverage(ws: WriteSet, specified: FilteredTargets, mode: str, cov: Coverage) -> None:
     """Each changed (or, on an empty diff, audited) production target and its covering oracles."""
     region_targets = dict(ws.region_targets)
     if mode == "audit":
@@ -318,14 +317,16 @@ async def _coverage(diff: GitDiff, ws: WriteSet, specified: FilteredTargets, mod
     if ws.production_changed:
         return
     # An oracle-only diff (the human lane) runs the oracles it changed and the users of its fixtures.
-    changed_fixtures = sorted(t.address for t in ws.owners(diff) if t.has_field(LockedFixtureSourceField))
-    cov.oracle_targets.update((t.address, t) for t in ws.owners(diff) if t.address in ws.changed_tests)
+    changed_fixtures = sorted(t.address for t in ws.changed_targets if t.has_field(LockedFixtureSourceField))
+    cov.oracle_targets.update((t.address, t) for t in ws.changed_targets if t.address in ws.changed_tests)
     fixture_users = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in changed_fixtures)
     for users in fixture_users:
         cov.oracle_targets.update((t.address, t) for t in users.targets)
 
 
-async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, ev: Evidence, dry_run: bool) -> None:
+async def _evidence(
+    ws: WriteSet, cov: Coverage, run_id: RunId, today: datetime.date, dry_run: bool, ev: Evidence
+) -> None:
     """Classes, fixture digests and ledgers first; the oracles run only if those hold."""
     targets = list(cov.oracle_targets.values())
     classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in targets)
@@ -333,16 +334,16 @@ async def _evidence(diff: GitDiff, ws: WriteSet, cov: Coverage, run_id: RunId, e
         Get(GoverningLedgers, GoverningLedgersRequest(t[PythonTestSourceField].file_path)) for t in targets
     )
     fixture_targets = {f.address: f for c in classes for f in c.fixtures}
-    fixture_targets.update((t.address, t) for t in ws.owners(diff) if t.has_field(LockedFixtureSourceField))
+    fixture_targets.update((t.address, t) for t in ws.changed_targets if t.has_field(LockedFixtureSourceField))
     fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
     changed_ledgers = await MultiGet(
-        Get(ParsedLedger, ParsedLedgerRequest(t)) for t in ws.owners(diff) if t.has_field(FreezeLedgerSourceField)
+        Get(ParsedLedger, ParsedLedgerRequest(t)) for t in ws.changed_targets if t.has_field(FreezeLedgerSourceField)
     )
     ev.drift = fixtures.drift
     ev.ledgers = list({l.path: l for l in [*changed_ledgers, *(l for g in ledgers_of for l in g.ledgers)]}.values())
     # Build-time ledger problems (invalid, expired, over the cap) would make every governed run
     # refuse to start, so they are reasons here and the runs are skipped.
-    ev.ledger_errors = tuple(line for l in ev.ledgers for line in l.problems(datetime.date.today()))
+    ev.ledger_errors = tuple(line for l in ev.ledgers for line in l.problems(today))
     ev.oracles = [
         Oracle(c.address.spec, c.oracle_class, demoted=ws.production_changed and c.address in ws.changed_tests)
         for c in classes
@@ -382,8 +383,8 @@ async def run_oracle_gate(
     # dependency inference); each phase fails closed with a reason instead of a traceback.
     phases = (
         lambda: _write_set(diff, gate, ws),
-        lambda: _coverage(diff, ws, specified, mode, cov),
-        lambda: _evidence(diff, ws, cov, run_id, ev, gate.dry_run),
+        lambda: _coverage(ws, specified, mode, cov),
+        lambda: _evidence(ws, cov, run_id, today, gate.dry_run, ev),
     )
     for phase in phases:
         try:

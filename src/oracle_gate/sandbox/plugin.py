@@ -90,10 +90,8 @@ class OracleGatePlugin:
         self, nodeid: str, outcome: str, signature: Optional[str], detail: str, exception: Optional[str] = None
     ) -> None:
         previous = self.cases.get(nodeid)
-        # A later phase can only make an outcome worse, never turn a failure into a pass.
-        if previous is not None and previous["outcome"] != "passed" and outcome == "passed":
-            return
-        if previous is not None and previous["outcome"] not in ("passed",) and outcome == "frozen":
+        # A later phase can only make an outcome worse: a failure never turns into a pass or a freeze.
+        if previous is not None and previous["outcome"] != "passed" and outcome in ("passed", "frozen"):
             return
         self.cases[nodeid] = {
             "nodeid": nodeid, "outcome": outcome, "signature": signature, "detail": detail, "exception": exception,
