@@ -4,11 +4,21 @@ from __future__ import annotations
 from typing import Optional
 
 from pants.backend.python.target_types import (
+    InterpreterConstraintsField,
+    PythonRequirementTarget,
+    PythonResolveField,
     PythonSourcesGeneratorTarget,
     PythonSourceTarget,
+    PythonTestsExtraEnvVarsField,
+    PythonTestsGeneratingSourcesField,
     PythonTestsGeneratorTarget,
+    PythonTestSourceField,
+    PythonTestsTimeoutField,
     PythonTestTarget,
+    PythonTestUtilsGeneratorTarget,
+    SkipPythonTestsField,
 )
+from pants.backend.shell.target_types import ShellSourcesGeneratorTarget, ShellSourceTarget
 from pants.core.target_types import (
     FileSourceField,
     FilesGeneratorTarget,
@@ -19,6 +29,7 @@ from pants.core.target_types import (
 from pants.engine.addresses import Address
 from pants.engine.target import (
     COMMON_TARGET_FIELDS,
+    BoolField,
     Dependencies,
     IntField,
     InvalidFieldException,
@@ -46,6 +57,18 @@ class OracleRegionField(StringField):
         fixture (L, a test that depends on a `locked_fixture`). A changed production file
         without a region fails `oracle-gate` closed (UNMAPPED). Set it per target, per file
         through `overrides`, or for a directory tree through `__defaults__`.
+        """
+    )
+
+
+class OracleTestToolingField(BoolField):
+    alias = "oracle_test_tooling"
+    default = False
+    help = help_text(
+        """
+        This production code is test tooling (a pytest plugin, a test harness): it may import
+        pytest or read the test environment, so the gate's TEST_AWARE_CODE scan skips it. The
+        base commit's value counts: a patch cannot exempt the code it changes.
         """
     )
 
@@ -82,9 +105,21 @@ class OraclePropertyTarget(PythonTestTarget):
     help = _PROPERTY_HELP
 
 
+class OracleTestsGeneratingSourcesField(PythonTestsGeneratingSourcesField):
+    # Test files in subdirectories too: a new file anywhere under an oracle directory is already
+    # owned by it, so `pants tailor` never proposes a plain (class E) `python_tests` for it.
+    default = (*PythonTestsGeneratingSourcesField.default,
+               *(f"**/{glob}" for glob in PythonTestsGeneratingSourcesField.default))
+
+
+def _oracle_generator_fields() -> tuple:
+    return tuple(OracleTestsGeneratingSourcesField if f is PythonTestsGeneratingSourcesField else f
+                 for f in PythonTestsGeneratorTarget.core_fields)
+
+
 class OraclePropertiesGeneratorTarget(PythonTestsGeneratorTarget):
     alias = "oracle_properties"
-    core_fields = PythonTestsGeneratorTarget.core_fields
+    core_fields = _oracle_generator_fields()
     generated_target_cls = OraclePropertyTarget
     moved_fields = (*PythonTestsGeneratorTarget.moved_fields, MinExamplesField)
     help = _PROPERTY_HELP + "\n\nGenerates an `oracle_property` target for each file in `sources`."
@@ -170,14 +205,149 @@ class FreezeLedgerTarget(Target):
     )
 
 
+class OracleDraftField(BoolField):
+    alias = "oracle_draft"
+    default = True
+    help = "Marks a draft oracle: it runs as a diagnostic and never votes. Promote it with `pants oracle-promote`."
+
+    @classmethod
+    def compute_value(cls, raw_value: Optional[bool], address: Address) -> bool:
+        if raw_value is False:
+            raise InvalidFieldException(
+                f"{address}: a draft cannot set `oracle_draft=False`; promote it with `pants oracle-promote`"
+            )
+        return True
+
+
+_DRAFT_HELP = help_text(
+    """
+    A draft oracle (seed 000's quarantine): a test file an agent may add or change together with
+    production code. Drafts run as diagnostics whenever they cover a changed region and never
+    vote: they count for no floor and no baseline. `pants oracle-promote <draft>` moves one into
+    an `oracle_properties` directory, which is a human-lane change.
+    """
+)
+
+
+class OracleDraftTarget(PythonTestTarget):
+    alias = "oracle_draft"
+    core_fields = (*PythonTestTarget.core_fields, OracleDraftField)
+    help = _DRAFT_HELP
+
+
+class OracleDraftsGeneratorTarget(PythonTestsGeneratorTarget):
+    alias = "oracle_drafts"
+    core_fields = _oracle_generator_fields()
+    generated_target_cls = OracleDraftTarget
+    moved_fields = PythonTestsGeneratorTarget.moved_fields
+    help = _DRAFT_HELP + "\n\nGenerates an `oracle_draft` target for each file in `sources`."
+
+
+class EntryPointField(StringField):
+    alias = "entry_point"
+    required = True
+    help = "The production function the recorded inputs are fed to, as `module:function` (e.g. `billing.invoice_io:parse_invoice`)."
+
+    @classmethod
+    def compute_value(cls, raw_value: Optional[str], address: Address) -> str:
+        value = super().compute_value(raw_value, address)
+        assert value is not None
+        module, sep, function = value.partition(":")
+        if not sep or not module or not function or not all(p.isidentifier() for p in (*module.split("."), *function.split("."))):
+            raise InvalidFieldException(
+                f"The `entry_point` field of {address} must look like `package.module:function`, got {value!r}"
+            )
+        return value
+
+
+class ReplaySourceField(PythonTestSourceField):
+    expected_file_extensions = (".jsonl",)
+    help = "The recorded traces: one JSON object per line, `{\"input\": [args...], \"output\": <value>}` (optional `\"kwargs\"`)."
+
+
+class ProbesSourceField(PythonTestSourceField):
+    expected_file_extensions = (".json",)
+    help = help_text(
+        """
+        The probe set: `{"version": 1, "probes": [{"id": "...", "input": [args...],
+        "expect": {"raises": "ValueError"} or {"returns": <status value>}}]}`.
+        """
+    )
+
+
+class OracleLockedDependenciesField(Dependencies):
+    """Dependencies of replay and probe targets (the entry point's owner is inferred)."""
+
+
+_LOCKED_TEST_FIELDS = (
+    *COMMON_TARGET_FIELDS,
+    Sha256Field,
+    EntryPointField,
+    OracleLockedDependenciesField,
+    PythonResolveField,
+    InterpreterConstraintsField,
+    PythonTestsTimeoutField,
+    PythonTestsExtraEnvVarsField,
+    SkipPythonTestsField,
+)
+
+
+class OracleReplayTarget(Target):
+    alias = "oracle_replay"
+    core_fields = (*_LOCKED_TEST_FIELDS, ReplaySourceField)
+    help = help_text(
+        """
+        Rank R1, characterization replay: recorded input/output pairs of one production function,
+        locked by `sha256` like a `locked_fixture`. `pants test` (and the gate) replays every line
+        in the test sandbox and compares canonical JSON. Class L: it counts for `state` and `io`
+        floors. Record or re-record with `pants oracle-record` (a human-lane change).
+        """
+    )
+
+
+class OracleProbesTarget(Target):
+    alias = "oracle_probes"
+    core_fields = (*_LOCKED_TEST_FIELDS, ProbesSourceField)
+    help = help_text(
+        """
+        Rank R3, must-fail probes: inputs the production function must keep rejecting (raise the
+        named exception, or return the named status value), locked by `sha256`. A probe that is
+        now accepted fails the gate with PROBE_NUMB. Probes never vote for a floor.
+        """
+    )
+
+
+class BaselineSourceField(FileSourceField):
+    expected_file_extensions = (".json",)
+    help = "The baseline JSON written by `pants oracle-ratchet`."
+
+
+class OracleBaselineTarget(Target):
+    alias = "oracle_baseline"
+    core_fields = (*COMMON_TARGET_FIELDS, BaselineSourceField, Sha256Field)
+    help = help_text(
+        """
+        The adoption ratchet: per region, the best oracle class that voted when it was written,
+        and the skips and xfails that existed then. The gate requires, per changed region,
+        max(baseline class, floor once reached); a new region needs its full floor. Written by
+        `pants oracle-ratchet ::` and locked by `sha256`: changing it is a human-lane change.
+        """
+    )
+
+
 def target_types():
-    return [OraclePropertiesGeneratorTarget, OraclePropertyTarget, LockedFixtureTarget, FreezeLedgerTarget]
+    return [
+        OraclePropertiesGeneratorTarget, OraclePropertyTarget, OracleDraftsGeneratorTarget, OracleDraftTarget,
+        OracleReplayTarget, OracleProbesTarget, LockedFixtureTarget, FreezeLedgerTarget, OracleBaselineTarget,
+    ]
 
 
 def plugin_field_rules():
     # Assets carry a region too: a changed data file feeds production just like code does.
     carriers = (
-        PythonSourceTarget, PythonSourcesGeneratorTarget,
+        PythonSourceTarget, PythonSourcesGeneratorTarget, PythonTestUtilsGeneratorTarget,
         FileTarget, FilesGeneratorTarget, ResourceTarget, ResourcesGeneratorTarget,
+        PythonRequirementTarget, ShellSourceTarget, ShellSourcesGeneratorTarget,
     )
-    return [carrier.register_plugin_field(OracleRegionField) for carrier in carriers]
+    return [carrier.register_plugin_field(field) for carrier in carriers
+            for field in (OracleRegionField, OracleTestToolingField)]

@@ -20,7 +20,7 @@ SANDBOX = Path(__file__).resolve().parents[2]
 PLUGIN_SRC = SANDBOX / "src"
 LAUNCHER = SANDBOX / "pants"
 EXAMPLE = SANDBOX / "examples" / "billing"
-REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v1.json").read_text())
+REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v2.json").read_text())
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
@@ -102,20 +102,20 @@ class Repo:
         self.git("checkout", "-q", "-B", name, start)
 
     # -- pants ---------------------------------------------------------------------------
-    def pants(self, *args: str, timeout: int = 900) -> Run:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}
+    def pants(self, *args: str, timeout: int = 1800, env: Optional[Dict[str, str]] = None) -> Run:
+        env = {**{k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}, **(env or {})}
         proc = subprocess.run(
             ["./pants", "--pantsd" if self.pantsd else "--no-pantsd", "--no-dynamic-ui", *args], cwd=self.root, env=env,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
         )
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
-    def gate(self, *args: str, base: str = "main") -> GateRun:
+    def gate(self, *args: str, base: str = "main", env: Optional[Dict[str, str]] = None) -> GateRun:
         report = self.path("dist/oracle-gate.json")
         if report.exists():
             report.unlink()
         run = self.pants("oracle-gate", f"--oracle-gate-base={base}",
-                         f"--oracle-gate-report={report}", *args, "::")
+                         f"--oracle-gate-report={report}", *args, "::", env=env)
         data = json.loads(report.read_text()) if report.exists() else None
         if data is not None:
             check_report_schema(data)
@@ -123,17 +123,20 @@ class Repo:
 
 
 def check_report_schema(report: dict) -> None:
-    """Every report honours the locked schema fixture (fixtures/report-schema-v1.json)."""
+    """Every report honours the locked schema fixture (fixtures/report-schema-v2.json)."""
     schema = REPORT_SCHEMA
     assert report["schema"] == schema["schema"] and report["version"] == schema["version"]
     assert sorted(report) == sorted(schema["required"])
     assert sorted(report["lanes"]) == sorted(schema["lanes"])
-    for target in report["targets"]:
-        assert sorted(target) == sorted(schema["target"])
+    for key, items in (("change", report["changes"]), ("region", report["regions"]), ("oracle", report["oracles"]),
+                       ("oracle_change", report["oracle_changes"]), ("mutant", report["mutants"]),
+                       ("reason", report["reasons"])):
+        for item in items:
+            assert sorted(item) == sorted(schema[key]), (key, item)
     for oracle in report["oracles"]:
-        assert sorted(oracle) == sorted(schema["oracle"])
-    for reason in report["reasons"]:
-        assert sorted(reason) == sorted(schema["reason"])
+        for test in oracle["tests"]:
+            assert sorted(test) == sorted(schema["test"]), test
+    assert all(r["severity"] in schema["severities"] for r in report["reasons"])
     assert [r["rank"] for r in report["ranks"]] == schema["ranks"]
     assert all(r["status"] in schema["rank_status"] for r in report["ranks"])
     assert schema["verdicts"][str(report["exit_code"])] == report["verdict"]

@@ -6,10 +6,12 @@ from typing import Iterable, Optional
 
 
 class OracleClass(enum.Enum):
-    PROPERTY = "P"
-    LOCKED = "L"
-    EQUALITY = "E"
-    FREEZE = "F"
+    PROPERTY = "P"  # oracle_properties: laws over generated inputs
+    LOCKED = "L"  # a test reading a locked fixture, or a recorded-trace replay
+    EQUALITY = "E"  # a plain example test
+    FREEZE = "F"  # a freeze ledger: keeps known noise from blocking, never votes
+    DRAFT = "D"  # an agent-written draft: runs as a diagnostic, never votes
+    PROBE = "R"  # must-fail probes (rank R3): judged on their own, never votes for a floor
 
     @property
     def rank(self) -> int:
@@ -17,15 +19,15 @@ class OracleClass(enum.Enum):
 
     @property
     def votes(self) -> bool:
-        """A freeze only keeps known noise from blocking the run; it never satisfies a floor."""
-        return self is not OracleClass.FREEZE
+        """Only P, L and E can satisfy a requirement; F, D and R never do."""
+        return self in _VOTING
 
     @classmethod
     def parse(cls, text: str) -> "OracleClass":
         for member in cls:
             if text in (member.value, member.name.lower()):
                 return member
-        raise ValueError(f"unknown oracle class {text!r}; expected one of P, L, E, F")
+        raise ValueError(f"unknown oracle class {text!r}; expected one of {', '.join(m.value for m in cls)}")
 
 
 _RANK = {
@@ -33,7 +35,10 @@ _RANK = {
     OracleClass.LOCKED: 2,
     OracleClass.EQUALITY: 1,
     OracleClass.FREEZE: 0,
+    OracleClass.DRAFT: 0,
+    OracleClass.PROBE: 0,
 }
+_VOTING = frozenset({OracleClass.PROPERTY, OracleClass.LOCKED, OracleClass.EQUALITY})
 
 
 class RegionKind(enum.Enum):
@@ -65,5 +70,21 @@ def best_vote(classes: Iterable[OracleClass]) -> Optional[OracleClass]:
     return max(voting, key=lambda c: c.rank) if voting else None
 
 
+def at_least(have: Optional[OracleClass], need: Optional[OracleClass]) -> bool:
+    """`have` satisfies `need` (no requirement is always met; nothing never meets one)."""
+    if need is None:
+        return True
+    return have is not None and have.votes and have.rank >= need.rank
+
+
 def meets_floor(kind: RegionKind, have: Optional[OracleClass]) -> bool:
-    return have is not None and have.votes and have.rank >= kind.floor.rank
+    return at_least(have, kind.floor)
+
+
+def stronger(a: Optional[OracleClass], b: Optional[OracleClass]) -> Optional[OracleClass]:
+    """The higher-ranked of two requirements (None is no requirement)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if a.rank >= b.rank else b

@@ -11,10 +11,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .signature import SIGNATURE_RE
+from .signature import SIGNATURE_RE, normalize_name
 
 FORMAT_VERSION = 1
 REQUIRED_KEYS = ("signature", "test", "exception", "reason", "owner", "added", "expires")
+DEFAULT_MAX_FREEZE_DAYS = 14  # seed 000: a freeze is a short, dated loan
 ALLOWED_TOP_KEYS = ("version", "entries")
 
 
@@ -75,7 +76,7 @@ def _date(value: Any, where: str, key: str) -> datetime.date:
         raise LedgerError(f"{where}: `{key}` is not a valid date (YYYY-MM-DD): {value!r}") from None
 
 
-def _entry(raw: Any, where: str) -> FreezeEntry:
+def _entry(raw: Any, where: str, max_days: int) -> FreezeEntry:
     if not isinstance(raw, dict):
         raise LedgerError(f"{where}: an entry must be an object, got {type(raw).__name__}")
     unknown = sorted(set(raw) - set(REQUIRED_KEYS))
@@ -95,6 +96,11 @@ def _entry(raw: Any, where: str) -> FreezeEntry:
     expires = _date(raw["expires"], where, "expires")
     if expires < added:
         raise LedgerError(f"{where}: `expires` {expires} is before `added` {added}")
+    if (expires - added).days > max_days:
+        raise LedgerError(
+            f"{where}: `expires` {expires} is {(expires - added).days} days after `added` {added}; "
+            f"a freeze may last at most {max_days} days (max_freeze_days)"
+        )
     return FreezeEntry(
         signature=raw["signature"],
         test=raw["test"],
@@ -106,7 +112,7 @@ def _entry(raw: Any, where: str) -> FreezeEntry:
     )
 
 
-def parse_ledger(text: str, path: str) -> Ledger:
+def parse_ledger(text: str, path: str, max_days: int = DEFAULT_MAX_FREEZE_DAYS) -> Ledger:
     """Parse and check the schema; date- and size-dependent rules live in `ledger_problems`."""
     try:
         raw = json.loads(text)
@@ -126,7 +132,7 @@ def parse_ledger(text: str, path: str) -> Ledger:
     seen: Dict[str, int] = {}
     for index, item in enumerate(entries_raw):
         where = f"{path}: entry {index}"
-        entry = _entry(item, where)
+        entry = _entry(item, where, max_days)
         if entry.signature in seen:
             raise LedgerError(
                 f"{where}: duplicate signature {entry.signature} (also entry {seen[entry.signature]})"
@@ -169,6 +175,36 @@ def ledger_problems(
                 )
             )
     return tuple(problems)
+
+
+def matching_entry(
+    ledgers: Iterable[Ledger], signature: Optional[str], nodeid: str, exception: Optional[str]
+) -> Optional[FreezeEntry]:
+    """The row that freezes this failure: its signature, its test and its exception must all match.
+
+    A row keyed by signature alone could be pre-loaded for a test that never failed."""
+    if not signature:
+        return None
+    name = normalize_name(nodeid)
+    for ledger in ledgers:
+        for entry in ledger.entries:
+            if entry.signature == signature and entry.test == name and entry.exception == (exception or ""):
+                return entry
+    return None
+
+
+def governed(governs: Iterable[str], path: str) -> bool:
+    for prefix in governs:
+        prefix = prefix.strip("/")
+        if not prefix or path == prefix or path.startswith(prefix + "/"):
+            return True
+    return False
+
+
+def suite_size(governs: Iterable[str], test_paths: Iterable[str]) -> int:
+    """The one definition of a ledger's suite size: the test files it governs."""
+    governs = tuple(governs) or ("",)
+    return sum(1 for p in set(test_paths) if governed(governs, p))
 
 
 def merge_entries(ledgers: Iterable[Ledger]) -> Dict[str, FreezeEntry]:

@@ -1,34 +1,43 @@
-"""The merge verdict: one predicate over facts the build graph and the sandbox produced.
+"""The merge verdict: one predicate over the comparison (base vs head) and the recorded evidence.
 
-Exit codes: 0 merge, 1 product failure, 2 policy failure, 3 empty vote. When several apply, a
-policy failure about the write-set or the oracles themselves wins (the evidence is not trusted),
-then a product failure, then an empty vote (no oracle test executed at all), then a floor miss.
+Exit codes: 0 merge, 1 product failure, 2 policy failure, 3 empty vote, 4 infrastructure failure.
+When several apply: a policy failure about the write-set, the oracles or the configuration wins
+(the evidence is not trusted), then an infrastructure failure (the evidence is missing: floors and
+empty votes it causes are not reported as such), then a product failure, then an empty vote, then
+a floor or evidence miss.
+
+The sandbox only records; everything judged from a record is judged here: failures, freezes,
+skips, example counts, tampered fixtures, and which changed symbol an oracle actually executed.
 """
 from __future__ import annotations
 
 import datetime
 import enum
 from dataclasses import dataclass, field
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from .classes import OracleClass, RegionKind, best_vote, meets_floor
-from .lanes import Lane
-from .ledger import Ledger, ledger_problems
+from .classes import OracleClass, at_least, best_vote
+from .compare import Comparison, Finding, RegionPlan
+from .ledger import FreezeEntry, Ledger, ledger_problems, matching_entry
+from .signature import normalize_name
 
 EXIT_MERGE = 0
 EXIT_PRODUCT = 1
 EXIT_POLICY = 2
 EXIT_EMPTY_VOTE = 3
+EXIT_INFRA = 4
+VERDICTS = {0: "merge", 1: "product_failure", 2: "policy_failure", 3: "empty_vote", 4: "infra_error"}
+
+RANKS = ("R1_lock", "R1_replay", "R2_properties", "R3_probes", "R3_numbness", "R4_freeze")
 
 PASSED = "passed"
-FAILED = "failed"
-FROZEN = "frozen"
-# Outcomes the sandbox plugin reports as policy breaches, not product failures.
-POLICY_OUTCOMES = {"unlisted_skip": "UNLISTED_SKIP", "freeze_expired": "FREEZE_EXPIRED", "min_examples": "MIN_EXAMPLES"}
+FAILED_OUTCOMES = frozenset({"failed", "error"})
+SKIP_OUTCOMES = frozenset({"skipped", "xfailed", "xpassed", "deselected"})
 
 
 class Severity(enum.Enum):
     POLICY = "policy"
+    INFRA = "infra"
     PRODUCT = "product"
     EMPTY_VOTE = "empty_vote"
     FLOOR = "floor"
@@ -40,95 +49,103 @@ class Reason:
     code: str
     severity: Severity
     line: str
+    path: Optional[str] = None  # the file it points at, for annotations
+    lineno: Optional[int] = None
 
 
 @dataclass(frozen=True)
-class ChangedPath:
-    path: str
-    lanes: Tuple[Lane, ...]
-    status: str = "M"
+class Case:
+    """One test as the recorder saw it."""
 
-
-@dataclass(frozen=True)
-class Oracle:
-    address: str
-    oracle_class: OracleClass
-    demoted: bool = False  # changed by this diff: a diagnostic, never a vote
-
-
-@dataclass(frozen=True)
-class Region:
-    """A changed (or audited) production target and the oracles that cover it."""
-
-    address: str
-    path: str
-    kind: Optional[RegionKind]
-    oracles: Tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class CaseResult:
     nodeid: str
-    outcome: str  # passed, failed, frozen, unlisted_skip, freeze_expired, min_examples
+    outcome: str  # passed failed error skipped xfailed xpassed deselected
     signature: Optional[str] = None
-    detail: str = ""
     exception: Optional[str] = None
+    marker: Optional[str] = None  # what caused a skip/xfail (skipif, importorskip, ...)
+    reason: str = ""
+    examples: Optional[int] = None
+    exhausted: Optional[bool] = None
+    detail: str = ""
 
 
 @dataclass(frozen=True)
 class OracleRun:
-    """What one oracle's sandboxed pytest run left behind.
-
-    `complete` is true only when the sandbox plugin wrote its results file at session end; an
-    exit status or stdout alone is never trusted.
-    """
+    """What one test target's sandboxed run left behind (a mutant run has `mutant` set)."""
 
     address: str
+    path: str
     exit_code: Optional[int]
     complete: bool
-    cases: Tuple[CaseResult, ...] = ()
+    cases: Tuple[Case, ...] = ()
+    executed: FrozenSet[Tuple[str, str]] = frozenset()  # (production path, qualname)
+    fixtures_after: Tuple[Tuple[str, str], ...] = ()  # (path, sha256 after the session)
+    problem: str = ""  # why the record is incomplete (interrupted, collection error, ...)
+    recorder_errors: Tuple[str, ...] = ()
+    infra_error: str = ""  # the run never happened (resolve, download, sandbox)
+    output_tail: str = ""
     source: str = "ran"
-
-    @property
-    def failed_cases(self) -> Tuple[CaseResult, ...]:
-        return tuple(c for c in self.cases if c.outcome == FAILED)
-
-    @property
-    def broken(self) -> bool:
-        """Failed, crashed or left no trustworthy results."""
-        return not self.complete or self.exit_code != 0 or bool(self.failed_cases)
-
-    @property
-    def passed(self) -> bool:
-        return (
-            self.exit_code == 0
-            and self.complete
-            and any(c.outcome == PASSED for c in self.cases)
-            and all(c.outcome in (PASSED, FROZEN) for c in self.cases)
-        )
+    kind: str = "oracle"  # oracle | replay | probes | draft
 
 
 @dataclass(frozen=True)
-class GateFacts:
-    mode: str  # "diff" or "audit"
-    changes: Tuple[ChangedPath, ...]
-    regions: Tuple[Region, ...]
-    oracles: Tuple[Oracle, ...]
-    runs: Tuple[OracleRun, ...]
-    fixture_drift: Tuple[str, ...] = ()
-    ledger_errors: Tuple[str, ...] = ()
-    engine_errors: Tuple[str, ...] = ()  # the engine could not build the facts (GRAPH_ERROR lines)
-    ledgers: Tuple[Ledger, ...] = ()
+class ChangedSymbolEvidence:
+    """A changed symbol of a changed region: what must be executed for it to count as judged."""
+
+    path: str
+    qualname: str
+    kind: str  # function | method | class | module
+    change: str  # added | changed | deleted
+    needs: str  # the qualname an oracle must have executed (`<module>` for module-level and deletions)
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    path: str
+    symbol: str
+    mutant_id: str
+    description: str
+    status: str  # killed | survived | not_run
+    oracles: Tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GateInput:
+    mode: str  # diff | audit
+    comparison: Comparison
+    runs: Tuple[OracleRun, ...] = ()
+    symbols: Tuple[ChangedSymbolEvidence, ...] = ()
+    ledgers: Tuple[Ledger, ...] = ()  # the ledgers that judge this run (base's; head's in the human lane)
+    new_ledger_rows: Tuple[FreezeEntry, ...] = ()  # rows the diff adds: each must be observed failing
+    ledger_errors: Tuple[str, ...] = ()  # LEDGER_INVALID / FREEZE_EXPIRED / FREEZE_CAP lines
+    baseline_skips: FrozenSet[str] = frozenset()  # skip signatures that are the base's contract
+    min_examples: Tuple[Tuple[str, int], ...] = ()  # property address -> floor (from the base)
+    locked_expected: Tuple[Tuple[str, str], ...] = ()  # locked path -> sha256 it must have
+    findings: Tuple[Finding, ...] = ()  # static findings beyond the comparison's (drift, test-aware...)
+    engine_errors: Tuple[str, ...] = ()
+    infra_errors: Tuple[str, ...] = ()
+    mutants: Tuple[MutantResult, ...] = ()
+    mutation_ran: bool = False
+    min_rank_required: str = "R2_properties"
     today: datetime.date = field(default_factory=datetime.date.today)
-    allow_oracle_changes: bool = False
+    ran_oracles: bool = True  # False when a static policy failure stopped the run
 
 
 @dataclass(frozen=True)
 class RegionVerdict:
-    region: Region
+    region: RegionPlan
     need: Optional[OracleClass]
     have: Optional[OracleClass]
     voters: Tuple[str, ...]
+    symbols: Tuple[Tuple[str, Tuple[str, ...]], ...]  # changed symbol -> voters at need that executed it
+
+
+@dataclass(frozen=True)
+class OracleVerdict:
+    address: str
+    cls: Optional[OracleClass]
+    role: str  # voter | demoted | new | draft | excluded | changed
+    outcome: str  # pass | fail | no_vote | not_run
+    voted: bool
 
 
 @dataclass(frozen=True)
@@ -136,168 +153,353 @@ class Verdict:
     exit_code: int
     reasons: Tuple[Reason, ...]
     regions: Tuple[RegionVerdict, ...]
+    oracles: Tuple[OracleVerdict, ...]
     ranks: Tuple[Tuple[str, str, int], ...]  # (rank, pass|fail|not_run, checked)
+    stopped_at: Optional[str]
     voters: Tuple[str, ...]
-    suite_size: int
 
     @property
     def merge(self) -> bool:
         return self.exit_code == EXIT_MERGE
 
-
-def _paths(changes: Sequence[ChangedPath], lane: Lane) -> List[str]:
-    return sorted(c.path for c in changes if lane in c.lanes)
-
-
-def _writeset_reasons(facts: GateFacts) -> List[Reason]:
-    production = _paths(facts.changes, Lane.PRODUCTION)
-    guarded = [(lane, p) for lane in (Lane.ORACLE, Lane.FLAKE_CONTROL) for p in _paths(facts.changes, lane)]
-    reasons = []
-    if production:
-        more = f" (+{len(production) - 1} more)" if len(production) > 1 else ""
-        for lane, path in guarded:
-            reasons.append(
-                Reason("WRITESET", Severity.POLICY,
-                       f"WRITESET {lane.value} {path} changed with production {production[0]}{more}")
-            )
-    elif guarded and not facts.allow_oracle_changes:
-        for lane, path in guarded:
-            reasons.append(
-                Reason("ORACLE_CHANGE", Severity.POLICY,
-                       f"ORACLE_CHANGE {lane.value} {path}: oracle edits are the human lane "
-                       f"(re-run with --allow-oracle-changes after review)")
-            )
-    for path in _paths(facts.changes, Lane.UNMAPPED):
-        where = "is outside the build root" if path.startswith("../") else "is owned by no target"
-        reasons.append(Reason("UNMAPPED", Severity.POLICY, f"UNMAPPED {path} {where}"))
-    return reasons
+    @property
+    def name(self) -> str:
+        return VERDICTS[self.exit_code]
 
 
-def _run_reasons(facts: GateFacts, classes: Dict[str, Oracle]) -> List[Reason]:
-    """What the sandboxed runs say: policy breaches first, then product failures and diagnostics."""
+# -- judging one run ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RunJudgement:
+    passed: bool  # may vote: complete, no failure, at least one pass
+    reasons: Tuple[Reason, ...]
+    frozen: Tuple[str, ...]
+
+
+def judge_run(
+    run: OracleRun,
+    ledgers: Sequence[Ledger],
+    today: datetime.date,
+    baseline_skips: FrozenSet[str],
+    min_examples: int,
+    locked_expected: Mapping[str, str],
+    voting: bool,
+) -> RunJudgement:
+    """Apply the policy to one recorded run. A non-voting run (demoted, draft, new) only ever
+    produces diagnostics."""
     policy: List[Reason] = []
     product: List[Reason] = []
-    for run in sorted(facts.runs, key=lambda r: r.address):
-        oracle = classes.get(run.address)
-        if oracle is not None and oracle.demoted:
-            if not run.passed:
-                what = "did not pass" if run.complete else "left no results"
-                product.append(Reason("DIAGNOSTIC", Severity.INFO,
-                                      f"DIAGNOSTIC {run.address} (demoted, not voting) {what}"))
+    frozen: List[str] = []
+    tail = f": {run.output_tail}" if run.output_tail else ""
+    if run.infra_error:
+        return RunJudgement(False, (Reason("INFRA_ERROR", Severity.INFRA, f"INFRA_ERROR {run.address}: {run.infra_error}"),), ())
+    if run.recorder_errors:
+        policy.append(Reason("RECORDER_ERROR", Severity.INFRA,
+                             f"RECORDER_ERROR {run.address}: {run.recorder_errors[0]}"))
+    if not run.complete:
+        product.append(Reason("NO_RESULTS", Severity.PRODUCT,
+                              f"NO_RESULTS {run.address} exit={run.exit_code}: "
+                              f"{run.problem or 'the sandbox left no complete results file'}{tail}", run.path))
+    for path, actual in run.fixtures_after:
+        expected = locked_expected.get(path)
+        if expected is not None and actual != expected:
+            policy.append(Reason("FIXTURE_TAMPERED", Severity.POLICY,
+                                 f"FIXTURE_TAMPERED {path} expected={expected[:12]} actual={actual[:12]} "
+                                 f"after {run.address} ran: the code under test rewrote a locked fixture", path))
+    failed_any = False
+    passed_any = False
+    for case in run.cases:
+        if case.outcome == PASSED:
+            if _listed_test(ledgers, case, today) is not None:
+                frozen.append(case.nodeid)  # a test named in a ledger never counts as a pass
+            else:
+                passed_any = True
+            examples_floor = min_examples
+            if examples_floor and case.examples is not None and case.examples < examples_floor and not case.exhausted:
+                policy.append(Reason("MIN_EXAMPLES", Severity.POLICY,
+                                     f"MIN_EXAMPLES {case.nodeid} ran {case.examples} example(s), "
+                                     f"min_examples={examples_floor} (the search space was not exhausted)", run.path))
             continue
-        for case in run.cases:
-            code = POLICY_OUTCOMES.get(case.outcome)
-            if code:
-                policy.append(Reason(code, Severity.POLICY, f"{code} {case.nodeid} {case.detail}".rstrip()))
-        for case in run.failed_cases:
-            product.append(Reason("FAIL", Severity.PRODUCT, f"FAIL {run.address} {case.nodeid} {case.detail}".rstrip()))
-        if not run.complete:
-            product.append(Reason("NO_RESULTS", Severity.PRODUCT,
-                                  f"NO_RESULTS {run.address} exit={run.exit_code}: the sandbox left no complete "
-                                  f"results file (crash, timeout, os._exit or collection error)"))
-        elif run.exit_code != 0 and not run.failed_cases and not any(
-            c.outcome in POLICY_OUTCOMES for c in run.cases
-        ):
-            product.append(Reason("ORACLE_ERROR", Severity.PRODUCT,
-                                  f"ORACLE_ERROR {run.address} exit={run.exit_code} with no failing test recorded"))
-    return policy + product
+        if case.outcome in FAILED_OUTCOMES:
+            entry = matching_entry(ledgers, case.signature, case.nodeid, case.exception)
+            if entry is not None and not entry.expired(today):
+                frozen.append(case.nodeid)
+                continue
+            failed_any = True
+            if entry is not None:
+                policy.append(Reason("FREEZE_EXPIRED", Severity.POLICY,
+                                     f"FREEZE_EXPIRED {case.nodeid} signature={case.signature} expired "
+                                     f"{entry.expires} owner={entry.owner}", run.path))
+            detail = f" {case.detail}" if case.detail else ""
+            if run.kind == "probes":
+                probe = case.nodeid.rsplit("::", 1)[-1]
+                product.append(Reason("PROBE_NUMB", Severity.PRODUCT,
+                                      f"PROBE_NUMB {probe} ({run.address}): the input it must reject was "
+                                      f"accepted{detail}".rstrip(), run.path))
+                continue
+            product.append(Reason("FAIL", Severity.PRODUCT,
+                                  f"FAIL {run.address} {case.nodeid} {case.exception or case.outcome} "
+                                  f"signature={case.signature}{detail}".rstrip(), run.path))
+            continue
+        if case.outcome in SKIP_OUTCOMES:
+            entry = matching_entry(ledgers, case.signature, case.nodeid, case.marker or case.outcome)
+            if entry is not None and not entry.expired(today):
+                frozen.append(case.nodeid)
+                continue
+            if case.signature and case.signature in baseline_skips:
+                continue
+            policy.append(Reason("UNLISTED_SKIP", Severity.POLICY,
+                                 f"UNLISTED_SKIP {case.nodeid} {case.outcome} by {case.marker or 'unknown'}"
+                                 f"{': ' + case.reason if case.reason else ''} signature={case.signature} "
+                                 f"(in no freeze ledger and not in the baseline)", run.path))
+    if run.complete and run.exit_code not in (0, None) and not failed_any and not policy and not frozen:
+        product.append(Reason("ORACLE_ERROR", Severity.PRODUCT,
+                              f"ORACLE_ERROR {run.address} exit={run.exit_code} with no failing test recorded{tail}",
+                              run.path))
+    passed = (run.complete and not run.recorder_errors and not failed_any and passed_any and not policy
+              and not any(r.code == "NO_RESULTS" for r in product))
+    if not voting:
+        if not passed:
+            what = "; ".join(r.line for r in (policy + product)[:2]) or "did not pass"
+            return RunJudgement(False, (Reason("DIAGNOSTIC", Severity.INFO,
+                                               f"DIAGNOSTIC {run.address} (does not vote) {what}"),), tuple(frozen))
+        return RunJudgement(True, (), tuple(frozen))
+    return RunJudgement(passed, tuple(policy + product), tuple(frozen))
 
 
-def evaluate(facts: GateFacts) -> Verdict:
-    oracles = {o.address: o for o in facts.oracles}
-    runs = {r.address: r for r in facts.runs}
-    reasons: List[Reason] = _writeset_reasons(facts)
-    reasons += [Reason("FIXTURE_DRIFT", Severity.POLICY, line) for line in facts.fixture_drift]
-    reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in facts.ledger_errors]
-    reasons += [Reason("GRAPH_ERROR", Severity.POLICY, line) for line in facts.engine_errors]
+def _listed_test(ledgers: Sequence[Ledger], case: Case, today: datetime.date) -> Optional[FreezeEntry]:
+    """A test named in an unexpired ledger row never votes, even on a run where its flake stayed away."""
+    name = normalize_name(case.nodeid)
+    for ledger in ledgers:
+        for entry in ledger.entries:
+            if entry.test == name and not entry.expired(today):
+                return entry
+    return None
 
-    voters = sorted(
-        a for a, o in oracles.items()
-        if not o.demoted and o.oracle_class.votes and a in runs and runs[a].passed
-    )
+
+# -- the whole verdict ----------------------------------------------------------------------------------
+
+def evaluate(gi: GateInput) -> Verdict:
+    comp = gi.comparison
+    classes = comp.class_of
+    demoted = set(comp.demoted)
+    new = set(comp.new_tests)
+    excluded = set(comp.excluded)
+    min_examples = dict(gi.min_examples)
+    locked_expected = dict(gi.locked_expected)
+    reasons: List[Reason] = []
+
+    for f in (*comp.findings, *gi.findings):
+        reasons.append(Reason(f.code, _static_severity(f.code), f.line, f.path, f.lineno))
+    reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.ledger_errors]
+    reasons += [Reason("GRAPH_ERROR", Severity.POLICY, line) for line in gi.engine_errors]
+    reasons += [Reason("INFRA_ERROR", Severity.INFRA, line) for line in gi.infra_errors]
+
+    # Each run judged once; only oracles that may vote on this diff can vote.
+    judged: Dict[str, RunJudgement] = {}
+    runs = {r.address: r for r in gi.runs}
+    for run in sorted(gi.runs, key=lambda r: r.address):
+        voting = run.address in classes and run.address not in demoted and run.address not in new
+        j = judge_run(run, gi.ledgers, gi.today, gi.baseline_skips, min_examples.get(run.address, 0),
+                      locked_expected, voting or run.kind in ("replay", "probes"))
+        judged[run.address] = j
+        reasons.extend(j.reasons)
+    voters = sorted(a for a, j in judged.items() if j.passed and a in classes and a not in demoted and a not in new)
     voter_set = set(voters)
 
+    executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in voters}
+    symbols_by_path: Dict[str, List[ChangedSymbolEvidence]] = {}
+    for s in gi.symbols:
+        symbols_by_path.setdefault(s.path, []).append(s)
+
     region_verdicts: List[RegionVerdict] = []
-    floor_reasons: List[Reason] = []
-    for region in sorted(facts.regions, key=lambda r: r.address):
-        region_voters = tuple(a for a in region.oracles if a in voter_set)
-        have = best_vote(oracles[a].oracle_class for a in region_voters)
-        need = region.kind.floor if region.kind else None
-        region_verdicts.append(RegionVerdict(region, need, have, region_voters))
-        if region.kind is None:
+    for region in sorted(comp.regions, key=lambda r: r.address):
+        need = OracleClass(region.required) if region.required else None
+        candidates = region.candidates
+        if region.status == "deleted":
+            candidates = tuple(a for a in voters if a in runs and runs[a].path in region.base_oracles)
+        region_voters = tuple(a for a in candidates if a in voter_set)
+        have = best_vote(classes[a] for a in region_voters)
+        sym_results: List[Tuple[str, Tuple[str, ...]]] = []
+        if region.kind is None and region.head_kind is None and region.status != "deleted":
             reasons.append(Reason("UNMAPPED", Severity.POLICY,
-                                  f"UNMAPPED {region.path} owner={region.address} has no oracle_region"))
-        elif not meets_floor(region.kind, have):
-            floor_reasons.append(Reason(
-                "FLOOR", Severity.FLOOR,
-                f"FLOOR {region.address} kind={region.kind.value} need={need.value} "
-                f"have={have.value if have else 'none'}",
-            ))
-    reasons += floor_reasons
+                                  f"UNMAPPED {region.path} owner={region.address} has no oracle_region "
+                                  f"(set one in its BUILD file, or for a tree with __defaults__; "
+                                  f"`pants oracle-regions` suggests them)", region.path))
+        elif need is not None and not at_least(have, need):
+            reasons.append(Reason("FLOOR", Severity.FLOOR,
+                                  f"FLOOR {region.address} kind={region.kind} need={need.value} "
+                                  f"have={have.value if have else 'none'}", region.path))
+        elif need is not None:
+            strong = [a for a in region_voters if at_least(classes[a], need)]
+            for sym in symbols_by_path.get(region.path, []):
+                ran = tuple(a for a in strong if (region.path, sym.needs) in executed[a])
+                sym_results.append((sym.qualname, ran))
+                if not ran:
+                    reasons.append(Reason(
+                        "UNEXERCISED", Severity.FLOOR,
+                        f"UNEXERCISED {region.path}:{sym.qualname} kind={sym.kind} need={need.value} "
+                        f"ran={','.join(strong) or 'none'} (no voting oracle at the floor executed it)",
+                        region.path))
+        region_verdicts.append(RegionVerdict(region, need, have, region_voters, tuple(sym_results)))
 
-    reasons += _run_reasons(facts, oracles)
+    # Mutation numbness: a changed symbol whose every mutant survived its voters.
+    by_symbol: Dict[Tuple[str, str], List[MutantResult]] = {}
+    for m in gi.mutants:
+        by_symbol.setdefault((m.path, m.symbol), []).append(m)
+    for (path, symbol), ms in sorted(by_symbol.items()):
+        ran = [m for m in ms if m.status != "not_run"]
+        survived = [m for m in ran if m.status == "survived"]
+        if ran and len(survived) == len(ran):
+            reasons.append(Reason("NUMB", Severity.PRODUCT,
+                                  f"NUMB {path}:{symbol} survived={len(survived)}/{len(ran)} "
+                                  f"(no voting oracle noticed any mutant: e.g. {survived[0].description})", path))
 
-    suite_size = sum(len(runs[a].cases) for a in voters)
-    for problem in ledger_problems(facts.ledgers, facts.today, suite_size):
-        reasons.append(Reason(problem.code, Severity.POLICY, problem.line))
-    frozen_hits = [c for r in facts.runs for c in r.cases if c.outcome == FROZEN]
-    production_changed = bool(facts.regions)
-    if facts.mode == "diff" and frozen_hits and not production_changed:
+    # Freezes the diff adds must each be observed failing in this very run.
+    observed = {(c.signature, normalize_name(c.nodeid), c.exception if c.outcome in FAILED_OUTCOMES else (c.marker or c.outcome))
+                for r in gi.runs for c in r.cases if c.outcome in FAILED_OUTCOMES | SKIP_OUTCOMES}
+    for row in gi.new_ledger_rows:
+        if (row.signature, row.test, row.exception) not in observed:
+            reasons.append(Reason("FREEZE_UNOBSERVED", Severity.POLICY,
+                                  f"FREEZE_UNOBSERVED signature={row.signature} test={row.test} exception={row.exception}: "
+                                  f"no governed test failed that way in this run; a freeze is for an observed failure"))
+    frozen_hits = [n for j in judged.values() for n in j.frozen]
+    if gi.mode == "diff" and frozen_hits and not comp.production_changed and not gi.new_ledger_rows:
         reasons.append(Reason("FREEZE_HIT_ON_EMPTY_DIFF", Severity.POLICY,
-                              f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen test(s) while no "
-                              f"production target changed: {frozen_hits[0].nodeid}"))
-    # Nothing executed at all is an empty vote; demoted diagnostics that ran make it a floor miss.
-    if production_changed and not voters and not any(r.cases for r in facts.runs):
+                              f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen test(s) while no production "
+                              f"target changed: {frozen_hits[0]}"))
+    production_changed = comp.production_changed
+    if production_changed and gi.ran_oracles and not voters and not any(r.cases for r in gi.runs):
         reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
-                              f"EMPTY_VOTE {len(facts.regions)} production target(s) changed and no "
-                              f"oracle test executed"))
+                              f"EMPTY_VOTE {sum(1 for r in comp.regions if r.status != 'audited')} production "
+                              f"target(s) changed and no oracle test executed"))
 
-    reasons = list({r.line: r for r in reasons}.values())  # build-time and run-time checks may agree
-    ranks = _ranks(facts, oracles, reasons)
+    reasons = list({r.line: r for r in reasons}.values())
+    if any(r.severity is Severity.INFRA for r in reasons) or not gi.ran_oracles:
+        # Missing evidence is not a floor miss: say what broke (or that a policy failure stopped
+        # the run), not what it caused.
+        reasons = [r for r in reasons if r.code not in ("FLOOR", "UNEXERCISED", "EMPTY_VOTE")]
+    if not gi.ran_oracles and comp.regions:
+        reasons.append(Reason("NOT_RUN", Severity.INFO,
+                              "NOT_RUN no oracle ran: the verdict was already a policy failure "
+                              "(--oracle-gate-run-all runs them anyway)"))
+    ranks, stopped = _ranks(gi, reasons, judged, classes)
+    required_idx = RANKS.index(gi.min_rank_required) if gi.min_rank_required in RANKS else 2
+    for name, status, _ in ranks[: required_idx + 1]:
+        if status == "not_run" and stopped is None and gi.ran_oracles:
+            reasons.append(Reason("RANK_NOT_RUN", Severity.POLICY,
+                                  f"RANK_NOT_RUN {name}: min_rank_required={gi.min_rank_required} and this rank did not run"))
+    oracle_verdicts = _oracle_verdicts(gi, judged, classes, voter_set)
     return Verdict(
         exit_code=_exit_code(reasons),
-        reasons=tuple(reasons),
+        reasons=tuple(_ordered(reasons)),
         regions=tuple(region_verdicts),
+        oracles=oracle_verdicts,
         ranks=ranks,
+        stopped_at=stopped,
         voters=tuple(voters),
-        suite_size=suite_size,
     )
+
+
+_STATIC_POLICY = frozenset({
+    "WRITESET", "ORACLE_CHANGE", "UNMAPPED", "REGION_DOWNGRADE", "ORACLE_LOST", "CONFIG_CHANGE", "SYMLINK",
+    "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
+})
+
+
+def _static_severity(code: str) -> Severity:
+    if code == "INFRA_ERROR":
+        return Severity.INFRA
+    if code in ("FLOOR", "UNEXERCISED"):
+        return Severity.FLOOR
+    if code in ("EXCLUDED", "NOTE"):
+        return Severity.INFO
+    return Severity.POLICY
+
+
+def static_policy_failure(findings: Iterable[Finding]) -> bool:
+    """True when the verdict is already a policy failure before anything runs."""
+    return any(_static_severity(f.code) is Severity.POLICY for f in findings)
+
+
+_ORDER = {Severity.POLICY: 0, Severity.INFRA: 1, Severity.PRODUCT: 2, Severity.EMPTY_VOTE: 3, Severity.FLOOR: 4, Severity.INFO: 5}
+
+
+def _ordered(reasons: Sequence[Reason]) -> List[Reason]:
+    return sorted(reasons, key=lambda r: _ORDER[r.severity])
 
 
 def _exit_code(reasons: Iterable[Reason]) -> int:
     severities = {r.severity for r in reasons}
-    if Severity.POLICY in severities:
-        return EXIT_POLICY
-    if Severity.PRODUCT in severities:
-        return EXIT_PRODUCT
-    if Severity.EMPTY_VOTE in severities:
-        return EXIT_EMPTY_VOTE
-    if Severity.FLOOR in severities:
-        return EXIT_POLICY
+    for severity, code in ((Severity.POLICY, EXIT_POLICY), (Severity.INFRA, EXIT_INFRA), (Severity.PRODUCT, EXIT_PRODUCT),
+                           (Severity.EMPTY_VOTE, EXIT_EMPTY_VOTE), (Severity.FLOOR, EXIT_POLICY)):
+        if severity in severities:
+            return code
     return EXIT_MERGE
 
 
-def _ranks(facts: GateFacts, oracles: Dict[str, Oracle], reasons: Sequence[Reason]) -> Tuple[Tuple[str, str, int], ...]:
-    """The ladder locks -> properties -> freeze; a rank after a failing one is not_run."""
-    def runs_of(cls: OracleClass) -> List[OracleRun]:
-        return [r for r in facts.runs
-                if r.address in oracles and oracles[r.address].oracle_class is cls
-                and not oracles[r.address].demoted]
-
-    lock_runs = runs_of(OracleClass.LOCKED)
-    prop_runs = runs_of(OracleClass.PROPERTY)
+def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJudgement],
+           classes: Mapping[str, OracleClass]) -> Tuple[Tuple[Tuple[str, str, int], ...], Optional[str]]:
+    """The ladder (seed 004): stop at the first failing rank; a rank after it is not_run."""
     codes = {r.code for r in reasons}
-    freeze_codes = {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP", "FREEZE_HIT_ON_EMPTY_DIFF"}
+    runs = {r.address: r for r in gi.runs}
+
+    def kind_runs(kind: str, cls: Optional[OracleClass] = None) -> List[str]:
+        return [a for a in judged if runs[a].kind == kind and (cls is None or classes.get(a) == cls)]
+
+    def broken(addresses: List[str]) -> bool:
+        return any(not judged[a].passed for a in addresses)
+
+    replays = kind_runs("replay")
+    props = kind_runs("oracle", OracleClass.PROPERTY)
+    probes = kind_runs("probes")
+    lock_fail = bool(codes & {"FIXTURE_DRIFT", "FIXTURE_TAMPERED", "BASELINE_DRIFT"})
     ladder = [
-        ("locks", bool(facts.fixture_drift) or bool(facts.engine_errors) or any(r.broken for r in lock_runs),
-         len(lock_runs) + len(facts.fixture_drift)),
-        ("properties", any(r.broken for r in prop_runs) or "MIN_EXAMPLES" in codes, len(prop_runs)),
-        ("freeze", bool(codes & freeze_codes), sum(len(l.entries) for l in facts.ledgers)),
+        ("R1_lock", lock_fail, len(gi.locked_expected), True),
+        ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
+        ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
+        ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
+        ("R3_numbness", "NUMB" in codes, len([m for m in gi.mutants if m.status != "not_run"]), gi.mutation_ran),
+        ("R4_freeze", bool(codes & {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP",
+                                     "FREEZE_UNOBSERVED", "FREEZE_HIT_ON_EMPTY_DIFF"}),
+         sum(len(l.entries) for l in gi.ledgers), gi.ran_oracles),
     ]
     out = []
-    failed_before = False
-    for name, failed, checked in ladder:
-        status = "not_run" if failed_before else ("fail" if failed else "pass")
-        failed_before = failed_before or failed
+    stopped: Optional[str] = None
+    for name, failed, checked, ran in ladder:
+        if stopped is not None or not ran:
+            status = "not_run"
+        else:
+            status = "fail" if failed else "pass"
+        if status == "fail" and stopped is None:
+            stopped = name
         out.append((name, status, checked))
+    return tuple(out), stopped
+
+
+def _oracle_verdicts(gi: GateInput, judged: Mapping[str, RunJudgement], classes: Mapping[str, OracleClass],
+                     voters: Set[str]) -> Tuple[OracleVerdict, ...]:
+    """The tests that ran or could have judged a region, and what each did."""
+    comp = gi.comparison
+    kinds = {r.address: r.kind for r in gi.runs}
+    addresses = set(judged) | set(comp.demoted) | set(comp.excluded)
+    for r in comp.regions:
+        addresses.update(r.candidates)
+    out = []
+    for a in sorted(addresses):
+        if a in comp.excluded:
+            role = "excluded"
+        elif a in comp.demoted:
+            role = "demoted"
+        elif a in comp.new_tests:
+            role = "new"
+        elif kinds.get(a) in ("draft", "probes"):
+            role = kinds[a]
+        elif a in classes:
+            role = "voter"
+        else:
+            role = "changed"  # an oracle the diff changed: it runs, it does not vote
+        j = judged.get(a)
+        outcome = "not_run" if j is None else ("pass" if j.passed else ("fail" if j.reasons else "no_vote"))
+        out.append(OracleVerdict(a, classes.get(a), role, outcome, a in voters))
     return tuple(out)

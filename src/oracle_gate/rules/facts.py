@@ -1,34 +1,68 @@
-"""One rule per fact the gate and the sandbox hook need: fixture digests, ledgers, oracle classes."""
+"""One rule per fact: the facts of the whole tree (for base and head alike), fixture digests, and a
+test's closure (for the sandbox hook). Each rule returns a frozen dataclass; nothing here judges.
+"""
 from __future__ import annotations
 
-import datetime
+import dataclasses
+import hashlib
+import os
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from enum import Enum
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from pants.backend.python.target_types import PythonTestSourceField
+from pants.backend.project_info.dependents import AddressToDependents
+from pants.backend.python.target_types import PythonTestSourceField, PythonTestUtilsGeneratorTarget, SkipPythonTestsField
+from pants.base.build_root import BuildRoot
+from pants.engine.addresses import Address
 from pants.engine.fs import Digest, DigestContents, DigestEntries, FileEntry, PathGlobs
-from pants.engine.internals.native_engine import Address
-from pants.engine.rules import Get, MultiGet, collect_rules, rule
-from pants.engine.target import AllTargets, Target, TransitiveTargets, TransitiveTargetsRequest
+from pants.engine.console import Console
+from pants.engine.goal import Goal, GoalSubsystem
+from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
+from pants.engine.target import (
+    AllUnexpandedTargets,
+    SingleSourceField,
+    SourcesField,
+    SourcesPaths,
+    SourcesPathsRequest,
+    Tags,
+    Target,
+    TargetGenerator,
+    TransitiveTargets,
+    TransitiveTargetsRequest,
+)
+from pants.option.scope import Scope, ScopedOptions
+from pants.option.option_types import StrOption
 from pants.util.logging import LogLevel
+from pants.util.strutil import help_text
+from pants.version import VERSION as _PANTS_VERSION
 
-from oracle_gate.core.classes import OracleClass
+from oracle_gate.core import facts as F
 from oracle_gate.core.digests import drift_line
-from oracle_gate.core.ledger import Ledger, LedgerError, ledger_problems, parse_ledger
 from oracle_gate.target_types import (
+    BaselineSourceField,
+    EntryPointField,
     FreezeLedgerSourceField,
     GovernsField,
     LockedFixtureSourceField,
     MinExamplesField,
+    OracleDraftField,
+    OracleRegionField,
+    OracleTestToolingField,
+    ProbesSourceField,
+    ReplaySourceField,
     Sha256Field,
 )
 
 
+def pants_version() -> str:
+    return str(_PANTS_VERSION)
+
+
 class OracleGateError(Exception):
-    """A build-time refusal (drifted fixture, bad ledger); the message is the whole story."""
+    """A build-time refusal; the message is the whole story."""
 
 
-# -- locked fixtures ---------------------------------------------------------------------------
+# -- fixture digests ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FixtureDigestRequest:
     target: Target
@@ -46,134 +80,221 @@ class FixtureDigest:
         return drift_line(self.address.spec, self.expected, self.actual)
 
 
-@rule(desc="Verify a locked fixture's digest", level=LogLevel.DEBUG)
+def _locked_path(target: Target) -> Optional[str]:
+    for field_type in (LockedFixtureSourceField, BaselineSourceField, ReplaySourceField, ProbesSourceField):
+        if target.has_field(field_type):
+            return target[field_type].file_path
+    return None
+
+
+@rule(desc="Verify a locked file's digest", level=LogLevel.DEBUG)
 async def fixture_digest(request: FixtureDigestRequest) -> FixtureDigest:
-    field = request.target[LockedFixtureSourceField]
-    path = field.file_path
-    digest = await Get(Digest, PathGlobs([path]))
-    entries = await Get(DigestEntries, Digest, digest)
+    path = _locked_path(request.target)
+    assert path is not None, f"{request.target.address} has no locked file"
+    entries = await Get(DigestEntries, PathGlobs([path]))
     files = [e for e in entries if isinstance(e, FileEntry) and e.path == path]
     actual = files[0].file_digest.fingerprint if files else None
     return FixtureDigest(request.target.address, path, request.target[Sha256Field].value, actual)
 
 
+# -- a test's closure (for the sandbox hook) -----------------------------------------------------
 @dataclass(frozen=True)
-class FixtureDigestsRequest:
-    targets: Tuple[Target, ...]
-
-
-@dataclass(frozen=True)
-class FixtureDigests:
-    digests: Tuple[FixtureDigest, ...]
-
-    @property
-    def drift(self) -> Tuple[str, ...]:
-        return tuple(d.drift for d in self.digests if d.drift)
-
-
-@rule(level=LogLevel.DEBUG)
-async def fixture_digests(request: FixtureDigestsRequest) -> FixtureDigests:
-    digests = await MultiGet(
-        Get(FixtureDigest, FixtureDigestRequest(t))
-        for t in request.targets
-        if t.has_field(LockedFixtureSourceField)
-    )
-    return FixtureDigests(tuple(sorted(digests, key=lambda d: d.address)))
-
-
-# -- freeze ledgers ----------------------------------------------------------------------------
-def _governs(prefixes: Tuple[str, ...], path: str) -> bool:
-    for prefix in prefixes:
-        prefix = prefix.strip("/")
-        if not prefix or path == prefix or path.startswith(prefix + "/"):
-            return True
-    return False
-
-
-@dataclass(frozen=True)
-class ParsedLedgerRequest:
+class TestClosureRequest:
     target: Target
 
+    __test__ = False
+
 
 @dataclass(frozen=True)
-class ParsedLedger:
+class TestClosure:
     address: Address
-    path: str
-    text: str
-    ledger: Optional[Ledger]
-    error: Optional[str]
-    governs: Tuple[str, ...]
-    suite_size: int  # test files it governs, the build-time size for the capacity cap
+    fixtures: Tuple[str, ...]  # paths of the locked files in its closure (and its own, if locked)
 
-    def problems(self, today: datetime.date) -> Tuple[str, ...]:
-        if self.error:
-            return (f"LEDGER_INVALID {self.error}",)
-        assert self.ledger is not None
-        return tuple(p.line for p in ledger_problems([self.ledger], today, self.suite_size))
-
-
-@rule(desc="Validate a freeze ledger", level=LogLevel.DEBUG)
-async def parsed_ledger(request: ParsedLedgerRequest, all_targets: AllTargets) -> ParsedLedger:
-    field = request.target[FreezeLedgerSourceField]
-    path = field.file_path
-    digest = await Get(Digest, PathGlobs([path]))
-    contents = await Get(DigestContents, Digest, digest)
-    governs = request.target[GovernsField].value or ("",)
-    suite = sum(
-        1 for t in all_targets
-        if t.has_field(PythonTestSourceField) and _governs(governs, t[PythonTestSourceField].file_path)
-    )
-    if not contents:
-        return ParsedLedger(request.target.address, path, "", None, f"{path}: the ledger file is missing", governs, suite)
-    text = contents[0].content.decode("utf-8", errors="replace")
-    try:
-        return ParsedLedger(request.target.address, path, text, parse_ledger(text, path), None, governs, suite)
-    except LedgerError as e:
-        return ParsedLedger(request.target.address, path, text, None, str(e), governs, suite)
-
-
-@dataclass(frozen=True)
-class GoverningLedgersRequest:
-    path: str  # a test file's path
-
-
-@dataclass(frozen=True)
-class GoverningLedgers:
-    ledgers: Tuple[ParsedLedger, ...]
+    __test__ = False
 
 
 @rule(level=LogLevel.DEBUG)
-async def governing_ledgers(request: GoverningLedgersRequest, all_targets: AllTargets) -> GoverningLedgers:
-    candidates = [t for t in all_targets if t.has_field(FreezeLedgerSourceField)]
-    parsed = await MultiGet(Get(ParsedLedger, ParsedLedgerRequest(t)) for t in candidates)
-    return GoverningLedgers(tuple(p for p in parsed if _governs(p.governs, request.path)))
-
-
-# -- oracle classes ----------------------------------------------------------------------------
-@dataclass(frozen=True)
-class OracleClassRequest:
-    target: Target
-
-
-@dataclass(frozen=True)
-class OracleClassification:
-    address: Address
-    oracle_class: OracleClass
-    fixtures: Tuple[Target, ...]  # locked fixtures in its closure
-
-
-@rule(level=LogLevel.DEBUG)
-async def classify_oracle(request: OracleClassRequest) -> OracleClassification:
-    """P for `oracle_properties`; L for a test whose closure holds a `locked_fixture`; else E."""
+async def test_closure(request: TestClosureRequest) -> TestClosure:
     closure = await Get(TransitiveTargets, TransitiveTargetsRequest([request.target.address]))
-    fixtures = tuple(t for t in closure.dependencies if t.has_field(LockedFixtureSourceField))
-    if request.target.has_field(MinExamplesField):
-        cls = OracleClass.PROPERTY
-    elif fixtures:
-        cls = OracleClass.LOCKED
-    else:
-        cls = OracleClass.EQUALITY
-    return OracleClassification(request.target.address, cls, fixtures)
+    paths = {p for t in closure.closure for p in [_locked_path(t)] if p}
+    return TestClosure(request.target.address, tuple(sorted(paths)))
+
+
+# -- the facts of the whole tree ---------------------------------------------------------------
+# Option scopes whose values can change what a test run means or which targets exist. Lint,
+# format and packaging scopes are absent on purpose: changing them cannot weaken a judge.
+JUDGE_SCOPES = ("source", "python", "python-infer", "pytest", "test", "subprocess-environment",
+                "oracle-gate", "filter", "environments-preview")
+GLOBAL_JUDGE_KEYS = ("pants_ignore", "pants_ignore_use_gitignore", "build_ignore", "build_patterns",
+                     "build_file_prelude_globs", "pythonpath", "plugins", "backend_packages", "tag",
+                     "unmatched_build_file_globs", "pants_version")
+
+
+def _jsonable(value: Any, build_root: str) -> Any:
+    if isinstance(value, Enum):
+        return _jsonable(value.value, build_root)
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {str(k): _jsonable(v, build_root) for k, v in sorted(dict(value).items(), key=lambda kv: str(kv[0]))}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_jsonable(v, build_root) for v in value]
+        return sorted(items, key=repr) if isinstance(value, (set, frozenset)) else items
+    if isinstance(value, str):
+        # The base is evaluated in another directory: keep paths comparable.
+        return value.replace(build_root, "%(buildroot)s") if build_root else value
+    if value is None or isinstance(value, (bool, int, float)):
+        return value
+    return repr(value)
+
+
+def _field_digest(value: Any) -> str:
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
+
+
+def _role(target: Target, test_util_generators: frozenset) -> str:
+    path = target[SingleSourceField].file_path if target.has_field(SingleSourceField) else ""
+    if isinstance(target, TargetGenerator):
+        return F.GENERATOR
+    if target.has_field(OracleDraftField):
+        return F.DRAFT
+    if target.has_field(MinExamplesField):
+        return F.PROPERTY
+    if target.has_field(ReplaySourceField):
+        return F.REPLAY
+    if target.has_field(ProbesSourceField):
+        return F.PROBES
+    if target.has_field(LockedFixtureSourceField):
+        return F.LOCKED_FIXTURE
+    if target.has_field(FreezeLedgerSourceField):
+        return F.FREEZE_LEDGER
+    if target.has_field(BaselineSourceField):
+        return F.BASELINE
+    if target.has_field(PythonTestSourceField):
+        return F.TEST
+    generator = target.address.maybe_convert_to_target_generator()
+    if os.path.basename(path) == "conftest.py" or (target.address.is_generated_target and generator in test_util_generators):
+        return F.TEST_UTIL
+    if target.has_field(OracleRegionField):
+        return F.PRODUCTION
+    return F.OTHER
+
+
+def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFact:
+    fields = tuple(sorted((f.alias, _field_digest(f.value)) for f in target.field_values.values()))
+    return F.TargetFact(
+        address=target.address.spec,
+        alias=target.alias,
+        role=role,
+        paths=paths,
+        region=target[OracleRegionField].value if target.has_field(OracleRegionField) else None,
+        tags=tuple(sorted(target.get(Tags).value or ())),
+        skip=bool(target.has_field(SkipPythonTestsField) and target[SkipPythonTestsField].value),
+        fields=fields,
+        sha256=target[Sha256Field].value if target.has_field(Sha256Field) else None,
+        min_examples=target[MinExamplesField].value if target.has_field(MinExamplesField) else None,
+        governs=tuple(target[GovernsField].value or ("",)) if target.has_field(GovernsField) else (),
+        entry_point=target[EntryPointField].value if target.has_field(EntryPointField) else None,
+        test_tooling=bool(target.has_field(OracleTestToolingField) and target[OracleTestToolingField].value),
+    )
+
+
+@dataclass(frozen=True)
+class TreeFactsRequest:
+    pass
+
+
+@dataclass(frozen=True)
+class TreeFacts:
+    facts: F.Facts
+    option_ranks: Tuple[Tuple[str, str], ...]  # "scope.key" -> Pants' rank name (FLAG, CONFIG...)
+
+
+async def _options(build_root: str) -> Tuple[Dict[str, Any], Dict[str, str]]:
+    scoped = await MultiGet(Get(ScopedOptions, Scope(s)) for s in ("", *JUDGE_SCOPES))
+    values: Dict[str, Any] = {}
+    ranks: Dict[str, str] = {}
+    for so in scoped:
+        container = so.options
+        available = set(container)
+        keys = GLOBAL_JUDGE_KEYS if so.scope.scope == "" else tuple(container)
+        for key in keys:
+            if key not in available:
+                continue
+            name = f"{so.scope.scope or 'GLOBAL'}.{key}"
+            values[name] = _jsonable(container.get(key), build_root)
+            ranks[name] = container.get_rank(key).name
+    return values, ranks
+
+
+@rule(desc="Evaluate the facts of the tree", level=LogLevel.DEBUG)
+async def tree_facts(_: TreeFactsRequest, all_targets: AllUnexpandedTargets, build_root: BuildRoot) -> TreeFacts:
+    a2d = await Get(AddressToDependents)
+    test_util_generators = frozenset(
+        t.address for t in all_targets if t.alias == PythonTestUtilsGeneratorTarget.alias
+    )
+    # Single-file targets know their file; other targets with sources have them resolved.
+    multi = [t for t in all_targets
+             if t.has_field(SourcesField) and not t.has_field(SingleSourceField) and not isinstance(t, TargetGenerator)]
+    multi_paths = await MultiGet(Get(SourcesPaths, SourcesPathsRequest(t[SourcesField])) for t in multi)
+    paths_of = {t.address: tuple(sorted(p.files)) for t, p in zip(multi, multi_paths)}
+    targets: List[F.TargetFact] = []
+    for t in all_targets:
+        if t.has_field(SingleSourceField):
+            paths: Tuple[str, ...] = (t[SingleSourceField].file_path,)
+        else:
+            paths = paths_of.get(t.address, ())
+        targets.append(target_fact(t, _role(t, test_util_generators), paths))
+
+    # Locked files: their actual bytes; ledgers and baselines: their text too.
+    locked = sorted({p for t in all_targets for p in [_locked_path(t)] if p})
+    texts_wanted = sorted({t[FreezeLedgerSourceField].file_path for t in all_targets if t.has_field(FreezeLedgerSourceField)}
+                          | {t[BaselineSourceField].file_path for t in all_targets if t.has_field(BaselineSourceField)})
+    entries, contents = await MultiGet(
+        Get(DigestEntries, PathGlobs(locked)),
+        Get(DigestContents, PathGlobs(texts_wanted)),
+    )
+    texts = {f"sha256:{e.path}": e.file_digest.fingerprint for e in entries if isinstance(e, FileEntry)}
+    texts.update({fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents})
+
+    values, ranks = await _options(build_root.path)
+    facts = F.make_facts(
+        targets=targets,
+        dependents={a.spec: tuple(d.spec for d in ds) for a, ds in a2d.mapping.items()},
+        options=values,
+        texts=texts,
+    )
+    return TreeFacts(facts, tuple(sorted(ranks.items())))
+
+
+class OracleFactsSubsystem(GoalSubsystem):
+    name = "oracle-facts"
+    help = help_text(
+        """
+        Write the facts the merge gate judges with (targets, roles, regions, evaluated fields,
+        dependents, locked digests, ledgers, judge-relevant options) as JSON. `oracle-gate` runs
+        it once per base commit, in a checkout of the base, and reuses the result.
+        """
+    )
+    output = StrOption(default=None, advanced=True, help="Where to write the facts JSON (absolute, or relative to the build root).")
+
+
+class OracleFacts(Goal):
+    subsystem_cls = OracleFactsSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+@goal_rule
+async def write_oracle_facts(console: Console, subsystem: OracleFactsSubsystem, build_root: BuildRoot) -> OracleFacts:
+    if not subsystem.output:
+        console.print_stderr("oracle-facts: pass --oracle-facts-output=<path>")
+        return OracleFacts(exit_code=2)
+    tree = await Get(TreeFacts, TreeFactsRequest())
+    facts = dataclasses.replace(tree.facts, pants_version=pants_version())
+    path = subsystem.output if os.path.isabs(subsystem.output) else os.path.join(build_root.path, subsystem.output)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(facts.dumps())
+    console.print_stderr(f"oracle-facts: {len(facts.targets)} targets written to {path}")
+    return OracleFacts(exit_code=0)
 
 
 def rules():

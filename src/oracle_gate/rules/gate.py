@@ -1,123 +1,110 @@
-"""`pants oracle-gate`: map the write-set through the build graph, run the covering oracles
-through Pants' own pytest runner, and hand every fact to `core.verdict`.
+"""`pants oracle-gate`: judge the head against facts of the merge base, on recorded evidence.
 
-One Pants invocation asks the engine for everything: owners, dependents, fixture digests, ledgers
-and the (cached) test results. Nothing here decides policy.
+The goal orchestrates and prints. Facts come from rules (`TreeFacts`, for the head here and for
+the base in one nested run per base commit, reused from disk); the judgement is the core's
+(`core.compare`, `core.verdict`); the oracles and mutants run through Pants' own pytest runner
+(`rules.runs`). Policy is read from the command line (or the environment) and the base's
+configuration only: the head's files are evidence, never configuration of their judge.
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
-import json
 import os
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from pants.backend.project_info.dependents import Dependents, DependentsRequest
-from pants.backend.python.goals.pytest_runner import PyTestRequest
-from pants.backend.python.subsystems.pytest import PythonTestFieldSet
-from pants.backend.python.target_types import (
-    PythonSourceField,
-    PythonTestSourceField,
-    PythonTestUtilsGeneratorTarget,
-)
 from pants.base.build_root import BuildRoot
-from pants.core.goals.test import TestRequest, TestResult
-from pants.core.util_rules.partitions import Partitions
-from pants.engine.addresses import Addresses
+from pants.core.util_rules.distdir import DistDir
+from pants.engine.addresses import Addresses, UnparsedAddressInputs
 from pants.engine.console import Console
-from pants.engine.fs import Digest, DigestContents
+from pants.engine.env_vars import CompleteEnvironmentVars
+from pants.engine.fs import AddPrefix, CreateDigest, Digest, DigestContents, FileContent, MergeDigests, PathGlobs, Workspace
 from pants.engine.goal import Goal, GoalSubsystem
-from pants.engine.internals.graph import Owners, OwnersRequest
-from pants.engine.internals.native_engine import Address
 from pants.engine.internals.session import RunId
-from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
-from pants.engine.target import FilteredTargets, SingleSourceField, Target, Targets, UnexpandedTargets
+from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule
+from pants.engine.target import FilteredTargets, Targets
 from pants.option.global_options import GlobalOptions
-from pants.option.option_types import BoolOption, StrListOption, StrOption
-from pants.util.logging import LogLevel
+from pants.option.option_types import BoolOption, EnumOption, IntOption, StrListOption, StrOption
 from pants.util.strutil import help_text
 
-from oracle_gate.core.classes import RegionKind
-from oracle_gate.core.lanes import (
-    DEFAULT_ORACLE_DIRS,
-    DEFAULT_OTHER_GLOBS,
-    Lane,
-    OwnerRole,
-    PathChange,
-    classify,
-)
-from oracle_gate.core.report import console_lines, ledger_row_templates, report_json
-from oracle_gate.core.verdict import (
-    EXIT_POLICY,
-    CaseResult,
-    ChangedPath,
-    GateFacts,
-    Oracle,
-    OracleRun,
-    Region,
-    evaluate,
-)
-from oracle_gate.rules.facts import (
-    FixtureDigests,
-    FixtureDigestsRequest,
-    GoverningLedgers,
-    GoverningLedgersRequest,
-    OracleClassification,
-    OracleClassRequest,
-    ParsedLedger,
-    ParsedLedgerRequest,
-)
-from oracle_gate.rules.git_diff import GitDiff, GitDiffError, read_diff
-from oracle_gate.target_types import (
-    FreezeLedgerSourceField,
-    LockedFixtureSourceField,
-    MinExamplesField,
-    OracleRegionField,
-)
+from oracle_gate.core import compare as C
+from oracle_gate.core import facts as F
+from oracle_gate.core import report as REPORT
+from oracle_gate.core import verdict as V
+from oracle_gate.core.baseline import Baseline, BaselineError
+from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
+from oracle_gate.core.markers import added_markers, judge_config_change
+from oracle_gate.core.mutants import MutantTooLarge, MutationUnsupported, encode_mutant_env, mutants
+from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, symbol_for_code
+from oracle_gate.core.tautology import tautology_findings
+from oracle_gate.core.testaware import test_aware_findings
+from oracle_gate.rules.base_facts import BaseFactsError, load_or_build
+from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest, pants_version
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, read_diff
+from oracle_gate.rules.runs import MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
+
+DEFAULTS: Dict[str, Any] = {
+    "other_globs": list(C.DEFAULT_OTHER_GLOBS),
+    "exclude_tags": [],
+    "max_freeze_days": DEFAULT_MAX_FREEZE_DAYS,
+    "min_rank_required": "R2_properties",
+    "mutants_per_symbol": 4,
+    "mutation_budget": 24,
+    "mutation_timeout": 60,
+    "dry_run": False,
+    "run_all": False,
+    "report": None,
+    "junit": None,
+    "print_signatures": False,
+}
+# Chosen on the command line (or the CI environment) only. The base ref picks the judge, so no
+# configuration file may choose it; nor may the base pick the lane.
+CLI_ONLY = {"base": None, "lane": "agent", "accept_tautology": False}
 
 
 class OracleGateSubsystem(GoalSubsystem):
     name = "oracle-gate"
     help = help_text(
         """
-        Decide whether a diff may merge: every changed production target must be covered, through
-        the dependency graph, by an oracle at its region's floor that ran and passed, and the diff
-        must not also change the oracles that judge it. Exit codes: 0 merge, 1 product failure,
-        2 policy failure, 3 empty vote.
+        Decide whether a diff may merge. The merge base is the judge: its facts (targets, regions,
+        covering oracles, classes, locks, ledgers, configuration) are built once per base commit
+        and reused; the head is judged against them. Every changed symbol of a changed production
+        region must be executed by a voting oracle at the region's floor (P for pure, concurrent
+        and schema; L for state and io; the baseline's class during adoption), and the diff must
+        not change, shrink or re-classify the oracles that judge it. Exit codes: 0 merge,
+        1 product failure, 2 policy failure, 3 empty vote, 4 infrastructure failure.
+
+        Every option here is taken from the command line (or the environment) or from the base
+        commit's configuration; the head's configuration is evidence, and an effective difference
+        is itself a policy failure (CONFIG_CHANGE).
         """
     )
 
-    base = StrOption(
-        default=None,
+    base = StrOption(default=None, help="The git ref to diff against (its merge base with HEAD). Default: the first of origin/main, main, origin/master, master. Command line only.")
+    lane = StrOption(
+        default="agent",
         help=help_text(
-            f"""
-            The git ref to diff against; the gate uses the merge base of HEAD and this ref.
-            Without it, the first of {', '.join(('origin/main', 'main', 'origin/master', 'master'))}
-            that exists. An empty diff audits every production target in the specs.
+            """
+            `agent` (default): production and its judges never change together; oracle edits fail.
+            `human`: an intended contract change reviewed by a person: production and oracles may
+            change together, the changed oracles judge and must pass. Command line only.
             """
         ),
     )
-    report = StrOption(default=None, help="Write the versioned JSON report to this path (relative to the build root, or absolute).")
-    allow_oracle_changes = BoolOption(
-        default=False,
-        help="Accept a diff that changes only oracles (the human lane), provided its oracles pass.",
-    )
-    oracle_dirs = StrListOption(
-        default=list(DEFAULT_ORACLE_DIRS),
-        help="Directories whose every file is an oracle, whatever target owns it.",
-    )
-    print_signatures = BoolOption(
-        default=False,
-        help="Print a freeze-ledger row template (signature, test, exception, dates) for every failure and unlisted skip.",
-    )
-    dry_run = BoolOption(
-        default=False,
-        help="Map the diff to regions and covering oracles and print the plan, without running any oracle or deciding.",
-    )
-    other_globs = StrListOption(
-        default=list(DEFAULT_OTHER_GLOBS),
-        help="Globs of unowned paths that are neither production nor oracle (documentation). Any other unowned path fails closed as UNMAPPED.",
-    )
+    accept_tautology = BoolOption(default=False, advanced=True, help="Human lane only: accept TAUTOLOGY findings on changed oracles after review. Command line only.")
+    report = StrOption(default=None, help="Write the versioned JSON report here (under dist/ when relative).")
+    junit = StrOption(default=None, help="Write a JUnit XML report here (under dist/ when relative): one test case per region and per oracle.")
+    print_signatures = BoolOption(default=False, help="Print a freeze-ledger row template for every failure and unlisted skip.")
+    dry_run = BoolOption(default=False, help="Print lanes, regions, demotions, predicted reasons and the run plan; run nothing; exit 0.")
+    run_all = BoolOption(default=False, advanced=True, help="Run the oracles even when the verdict is already a policy failure.")
+    exclude_tags = StrListOption(default=[], help="Tests with any of these tags (e.g. needs-docker) never run and never vote; listed as EXCLUDED.")
+    other_globs = StrListOption(default=list(C.DEFAULT_OTHER_GLOBS), advanced=True, help="Globs of unowned paths that are documentation. Any other unowned path fails closed (UNMAPPED).")
+    max_freeze_days = IntOption(default=DEFAULT_MAX_FREEZE_DAYS, advanced=True, help="The longest a freeze-ledger row may last (expires - added).")
+    min_rank_required = StrOption(default="R2_properties", advanced=True, help=f"The ladder rank that must have run and passed: one of {', '.join(V.RANKS)}.")
+    mutants_per_symbol = IntOption(default=4, advanced=True, help="Mutants generated per changed symbol (0 turns numbness checks off).")
+    mutation_budget = IntOption(default=24, advanced=True, help="At most this many mutants per gate run.")
+    mutation_timeout = IntOption(default=60, advanced=True, help="Seconds a mutant run may take before it counts as killed.")
 
 
 class OracleGate(Goal):
@@ -125,234 +112,481 @@ class OracleGate(Goal):
     environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
 
 
-# -- facts from the graph ----------------------------------------------------------------------
-def _source_path(target: Target) -> str:
-    """The file a (generated) target owns, for reason lines; its address when it has none."""
-    for field_type in (PythonSourceField, SingleSourceField):
-        if target.has_field(field_type):
-            return target[field_type].file_path
-    return target.address.spec
+@dataclass(frozen=True)
+class Policy:
+    values: Tuple[Tuple[str, Any], ...]
+
+    def __getattr__(self, key: str) -> Any:
+        for k, v in self.values:
+            if k == key:
+                return v
+        raise AttributeError(key)
 
 
-def _role(target: Target, test_utils: FrozenSet[Address] = frozenset()) -> OwnerRole:
-    if target.address in test_utils:
-        return OwnerRole.TEST_UTIL
-    if target.has_field(MinExamplesField):
-        return OwnerRole.PROPERTY
-    if target.has_field(LockedFixtureSourceField):
-        return OwnerRole.LOCKED_FIXTURE
-    if target.has_field(FreezeLedgerSourceField):
-        return OwnerRole.FREEZE_LEDGER
-    if target.has_field(PythonTestSourceField):
-        return OwnerRole.TEST
-    if target.has_field(PythonSourceField):
-        return OwnerRole.PRODUCTION
-    return OwnerRole.BUILD_INPUT
+def effective_policy(gate: OracleGateSubsystem, base: F.Facts) -> Policy:
+    """Each option from the command line or environment, else the base's configuration, else the
+    default. The head's configuration never decides."""
+    out: Dict[str, Any] = {}
+    for key in (*DEFAULTS, *CLI_ONLY):
+        rank = gate.options.get_rank(key).name
+        if rank in ("FLAG", "ENVIRONMENT"):
+            out[key] = getattr(gate, key)
+        elif key in CLI_ONLY:
+            out[key] = CLI_ONLY[key]
+        else:
+            out[key] = base.option(f"oracle-gate.{key}", DEFAULTS[key])
+    return Policy(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in out.items())))
 
 
-async def _test_utils(targets: Iterable[Target]) -> FrozenSet[Address]:
-    """The targets generated by `python_test_utils`: test plumbing that looks like a python_source."""
-    targets = list(targets)
-    generators = sorted({t.address.maybe_convert_to_target_generator() for t in targets if t.address.is_generated_target})
-    unexpanded = await Get(UnexpandedTargets, Addresses(generators))
-    utils = {g.address for g in unexpanded if g.alias == PythonTestUtilsGeneratorTarget.alias}
-    return frozenset(t.address for t in targets if t.address.maybe_convert_to_target_generator() in utils)
+# -- sources -------------------------------------------------------------------------------------------
+async def _head_texts(paths: Sequence[str]) -> Dict[str, str]:
+    wanted = sorted({p for p in paths if not p.startswith("../")})
+    if not wanted:
+        return {}
+    contents = await Get(DigestContents, PathGlobs(wanted))
+    return {fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents}
+
+
+def _is_py(path: str) -> bool:
+    return path.endswith(".py")
 
 
 @dataclass(frozen=True)
-class PathOwnersRequest:
-    path: str
+class Sources:
+    base: Mapping[str, Optional[str]]
+    head: Mapping[str, Optional[str]]
 
 
-@dataclass(frozen=True)
-class PathOwners:
-    path: str
-    targets: Tuple[Target, ...]  # generated targets; a deleted file maps to all of its generator's
-    test_utils: FrozenSet[Address]  # those generated by `python_test_utils`
-
-
-@rule(level=LogLevel.DEBUG)
-async def path_owners(request: PathOwnersRequest) -> PathOwners:
-    owners = await Get(
-        Owners, OwnersRequest((request.path,), match_if_owning_build_file_included_in_sources=True)
-    )
-    targets = await Get(Targets, Addresses(sorted(owners)))
-    return PathOwners(request.path, tuple(targets), await _test_utils(targets))
-
-
-@dataclass(frozen=True)
-class CoveringTestsRequest:
-    address: Address
-
-
-@dataclass(frozen=True)
-class CoveringTests:
-    targets: Tuple[Target, ...]
-
-
-@rule(desc="Find the tests that cover a target", level=LogLevel.DEBUG)
-async def covering_tests(request: CoveringTestsRequest) -> CoveringTests:
-    dependents = await Get(Dependents, DependentsRequest([request.address], transitive=True, include_roots=False))
-    # Unexpanded: a generator is a dependent of its own files, and expanding it would claim siblings.
-    targets = await Get(UnexpandedTargets, Addresses(dependents))
-    return CoveringTests(tuple(t for t in targets if t.has_field(PythonTestSourceField)))
-
-
-# -- running oracles ---------------------------------------------------------------------------
-def _parse_results(contents: DigestContents) -> Tuple[bool, List[dict]]:
-    complete = False
-    cases: List[dict] = []
-    for fc in contents:
-        if fc.path != "oracle-gate/results.json":
+# -- static analysis -------------------------------------------------------------------------------
+def _marker_paths(base: F.Facts, changes: Sequence[C.Change], src: Sources) -> FrozenSet[str]:
+    out = set()
+    for c in changes:
+        b_text, h_text = src.base.get(c.old_path or c.path), src.head.get(c.path)
+        owners = base.owners(c.old_path or c.path)
+        if not _is_py(c.path) or b_text is None or h_text is None:
+            continue
+        if not any(t.is_test or t.role == F.TEST_UTIL for t in owners):
             continue
         try:
-            payload = json.loads(fc.content)
-        except ValueError:
+            if added_markers(b_text, h_text):
+                out.add(c.path)
+        except SourceError:
+            out.add(c.path)  # unparsable test code cannot be judged: fail closed
+    return frozenset(out)
+
+
+def _config_findings(changes: Sequence[C.Change], src: Sources) -> List[C.Finding]:
+    out = []
+    for c in changes:
+        if os.path.basename(c.path) not in C.PYTEST_CONFIGS:
             continue
-        if payload.get("complete") is True and not payload.get("errors"):
-            complete = True
-        cases.extend(c for c in payload.get("cases", []) if isinstance(c, dict))
-    return complete, cases
+        try:
+            for f in judge_config_change(c.path, src.base.get(c.path), src.head.get(c.path)):
+                out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {f.line}", c.path))
+        except ValueError as e:
+            out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {c.path} cannot be read: {e}", c.path))
+    return out
 
 
-async def _run_oracles(targets: List[Target], run_id: RunId) -> List[OracleRun]:
-    field_sets = [PythonTestFieldSet.create(t) for t in targets if PythonTestFieldSet.is_applicable(t)]
-    if not field_sets:
-        return []
-    partitions = await Get(
-        Partitions, TestRequest.PartitionRequest, PyTestRequest.PartitionRequest(tuple(field_sets))
-    )
-    results = await MultiGet(
-        Get(TestResult, TestRequest.Batch, PyTestRequest.Batch(PyTestRequest.tool_name, p.elements, p.metadata))
-        for p in partitions
-    )
-    contents = await MultiGet(Get(DigestContents, Digest, r.extra_output.digest) for r in results)
-    source_of = {fs.address: fs.source.file_path for fs in field_sets}
-    runs: List[OracleRun] = []
-    for result, content in zip(results, contents):
-        complete, cases = _parse_results(content)
-        source = result.result_metadata.source(run_id).value if result.result_metadata else "unknown"
-        for address in result.addresses:
-            path = source_of.get(address, "")
-            mine = tuple(
-                CaseResult(c.get("nodeid", ""), c.get("outcome", "failed"), c.get("signature"),
-                           c.get("detail", ""), c.get("exception"))
-                for c in cases
-                if str(c.get("nodeid", "")).split("::", 1)[0] == path
-            )
-            runs.append(OracleRun(address.spec, result.exit_code, complete, mine, source))
-    return runs
+def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: Sequence[str]) -> List[C.Finding]:
+    out = []
+    for region in comp.regions:
+        if region.status == "audited" or not _is_py(region.path):
+            continue
+        declared = base.by_address.get(region.address)
+        if declared is not None and declared.test_tooling:
+            continue  # the base says this is test tooling (a pytest plugin, a harness)
+        head = src.head.get(region.path)
+        if head is None:
+            continue
+        try:
+            found = test_aware_findings(region.path, src.base.get(region.old_path or region.path), head, oracle_paths)
+        except SourceError as e:
+            out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
+            continue
+        for f in found:
+            out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {f.path}:{f.line} {f.what}", f.path, f.line))
+    return out
 
 
-# -- the three phases, each filling in one record ----------------------------------------------
-@dataclass
-class WriteSet:
-    changed_paths: List[ChangedPath] = field(default_factory=list)
-    owners_of: Dict[str, Tuple[Target, ...]] = field(default_factory=dict)
-    region_targets: Dict[Address, Tuple[Target, str]] = field(default_factory=dict)
-    changed_tests: Set[Address] = field(default_factory=set)
-    changed_targets: List[Target] = field(default_factory=list)  # owners of the changed paths
-
-    @property
-    def production_changed(self) -> bool:
-        return any(Lane.PRODUCTION in c.lanes for c in self.changed_paths)
-
-
-@dataclass
-class Coverage:
-    regions: List[Region] = field(default_factory=list)
-    oracle_targets: Dict[Address, Target] = field(default_factory=dict)
-
-
-@dataclass
-class Evidence:
-    oracles: List[Oracle] = field(default_factory=list)
-    runs: List[OracleRun] = field(default_factory=list)
-    drift: Tuple[str, ...] = ()
-    ledgers: List[ParsedLedger] = field(default_factory=list)
-    ledger_errors: Tuple[str, ...] = ()
+def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Mapping[str, str],
+                 policy: Policy) -> List[C.Finding]:
+    out = []
+    for oc in comp.oracle_changes:
+        if oc.what in ("deleted", "lost") or not _is_py(oc.path):
+            continue
+        owner = C._one_owner(head.owners(oc.path), [F.PROPERTY, F.TEST])
+        text = src.head.get(oc.path)
+        if owner is None or text is None or head.oracle_class(owner.address) is None:
+            continue
+        try:
+            found = tautology_findings(text, production)
+        except SourceError as e:
+            found = ()
+            out.append(C.Finding("TAUTOLOGY", f"TAUTOLOGY {oc.path} cannot be parsed ({e})", oc.path))
+        for f in found:
+            if policy.lane == C.HUMAN and policy.accept_tautology:
+                out.append(C.Finding("NOTE", f"NOTE tautology accepted on review: {oc.path}::{f.test} {f.why}", oc.path))
+            else:
+                out.append(C.Finding("TAUTOLOGY", f"TAUTOLOGY {oc.path}::{f.test} {f.why}", oc.path))
+    return out
 
 
-async def _write_set(diff: GitDiff, gate: OracleGateSubsystem, ws: WriteSet) -> None:
-    """Lanes per changed path, from the roles of the targets that own it (now or at the base)."""
-    # Paths outside the build root (`../...`) belong to no target here: they stay unmapped.
-    owner_paths = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and not p.startswith("../")})
-    owners = await MultiGet(Get(PathOwners, PathOwnersRequest(p)) for p in owner_paths)
-    ws.owners_of = {o.path: o.targets for o in owners}
-    test_utils = frozenset(a for o in owners for a in o.test_utils)
-    for change in diff.changes:
-        ws.changed_targets.extend(ws.owners_of.get(change.path, ()))
-        targets = ws.owners_of.get(change.path, ()) + (ws.owners_of.get(change.old_path, ()) if change.old_path else ())
-        roles = {t.address: _role(t, test_utils) for t in targets}
-        lanes = classify(change, frozenset(roles.values()), gate.oracle_dirs, gate.other_globs)
-        ws.changed_paths.append(ChangedPath(change.path, tuple(sorted(lanes, key=lambda l: l.value)), change.status))
-        for t in targets:
-            role = roles[t.address]
-            if Lane.PRODUCTION in lanes and role in (OwnerRole.PRODUCTION, OwnerRole.BUILD_INPUT):
-                ws.region_targets.setdefault(t.address, (t, change.path))
-            if role in (OwnerRole.TEST, OwnerRole.PROPERTY):
-                ws.changed_tests.add(t.address)
+def _drift(head: F.Facts) -> List[C.Finding]:
+    out = []
+    for t in head.targets:
+        if t.sha256 is None or not t.paths:
+            continue
+        actual = head.text_map.get(f"sha256:{t.paths[0]}")
+        if actual != t.sha256:
+            code = "BASELINE_DRIFT" if t.role == F.BASELINE else "FIXTURE_DRIFT"
+            out.append(C.Finding(code, f"{code} {t.address} expected={t.sha256[:12]} actual={(actual or 'missing')[:12]}",
+                                 t.paths[0]))
+    return out
 
 
-async def _coverage(ws: WriteSet, specified: FilteredTargets, mode: str, cov: Coverage) -> None:
-    """Each changed (or, on an empty diff, audited) production target and its covering oracles."""
-    region_targets = dict(ws.region_targets)
-    if mode == "audit":
-        test_utils = await _test_utils(specified)
-        for t in specified:
-            role = _role(t, test_utils)
-            audited = role is OwnerRole.PRODUCTION or (
-                role is OwnerRole.BUILD_INPUT and t.has_field(OracleRegionField) and t[OracleRegionField].value
-            )
-            if audited:
-                region_targets.setdefault(t.address, (t, _source_path(t)))
-    ordered = sorted(region_targets)
-    coverage = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in ordered)
-    for address, covering in zip(ordered, coverage):
-        target, path = region_targets[address]
-        cov.oracle_targets.update((t.address, t) for t in covering.targets)
-        kind_value = target.get(OracleRegionField).value if target.has_field(OracleRegionField) else None
-        cov.regions.append(Region(address.spec, path, RegionKind(kind_value) if kind_value else None,
-                                  tuple(sorted(t.address.spec for t in covering.targets))))
-    if ws.production_changed:
-        return
-    # An oracle-only diff (the human lane) runs the oracles it changed and the users of its fixtures.
-    changed_fixtures = sorted(t.address for t in ws.changed_targets if t.has_field(LockedFixtureSourceField))
-    cov.oracle_targets.update((t.address, t) for t in ws.changed_targets if t.address in ws.changed_tests)
-    fixture_users = await MultiGet(Get(CoveringTests, CoveringTestsRequest(a)) for a in changed_fixtures)
-    for users in fixture_users:
-        cov.oracle_targets.update((t.address, t) for t in users.targets)
+def _module_of(path: str, head: F.Facts) -> Optional[str]:
+    """`billing.tax` for `src/billing/tax.py`, using the source roots implied by the file layout."""
+    parts = path[:-3].split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    # The module name starts below the highest directory without an __init__.py.
+    start = 0
+    for i in range(len(parts) - 1, 0, -1):
+        init = "/".join(parts[:i]) + "/__init__.py"
+        if not head.owners(init):
+            start = i
+            break
+    return ".".join(parts[start:]) or None
 
 
-async def _evidence(
-    ws: WriteSet, cov: Coverage, run_id: RunId, today: datetime.date, dry_run: bool, ev: Evidence
-) -> None:
-    """Classes, fixture digests and ledgers first; the oracles run only if those hold."""
-    targets = list(cov.oracle_targets.values())
-    classes = await MultiGet(Get(OracleClassification, OracleClassRequest(t)) for t in targets)
-    ledgers_of = await MultiGet(
-        Get(GoverningLedgers, GoverningLedgersRequest(t[PythonTestSourceField].file_path)) for t in targets
-    )
-    fixture_targets = {f.address: f for c in classes for f in c.fixtures}
-    fixture_targets.update((t.address, t) for t in ws.changed_targets if t.has_field(LockedFixtureSourceField))
-    fixtures = await Get(FixtureDigests, FixtureDigestsRequest(tuple(fixture_targets.values())))
-    changed_ledgers = await MultiGet(
-        Get(ParsedLedger, ParsedLedgerRequest(t)) for t in ws.changed_targets if t.has_field(FreezeLedgerSourceField)
-    )
-    ev.drift = fixtures.drift
-    ev.ledgers = list({l.path: l for l in [*changed_ledgers, *(l for g in ledgers_of for l in g.ledgers)]}.values())
-    # Build-time ledger problems (invalid, expired, over the cap) would make every governed run
-    # refuse to start, so they are reasons here and the runs are skipped.
-    ev.ledger_errors = tuple(line for l in ev.ledgers for line in l.problems(today))
-    ev.oracles = [
-        Oracle(c.address.spec, c.oracle_class, demoted=ws.production_changed and c.address in ws.changed_tests)
-        for c in classes
-    ]
-    if not ev.drift and not ev.ledger_errors and not dry_run:
-        ev.runs = await _run_oracles(targets, run_id)
+async def targets_of(addresses: Iterable[str]) -> Targets:
+    parsed = await Get(Addresses, UnparsedAddressInputs(sorted(addresses), owning_address=None,
+                                                         description_of_origin="the oracle-gate run plan"))
+    return await Get(Targets, Addresses(parsed))
 
 
-# -- the goal ----------------------------------------------------------------------------------
+def _summary(e: BaseException) -> str:
+    return f"{type(e).__name__}: {' '.join(str(e).split())[:400]}"
+
+
+EMPTY_COMPARISON = C.Comparison((), (), (), (), (), (), (), ())
+
+
+async def _render(console: Console, workspace: Workspace, dist_dir: DistDir, build_root: BuildRoot,
+                  env: Mapping[str, str], policy: Policy, gi: V.GateInput, verdict: V.Verdict,
+                  diff: Optional[GitDiff], records: Sequence[TargetRecord], run_id: RunId) -> OracleGate:
+    """One verdict, every rendering: console, JSON and JUnit under dist/, GitHub annotations."""
+    sources = {r.address: r.source for r in gi.runs}
+    report = REPORT.report_json(gi, verdict, diff.base_ref if diff else None, diff.base_commit if diff else None,
+                                diff.head_commit if diff else None, policy.lane, sources)
+    for line in REPORT.console_lines(gi, verdict):
+        console.print_stdout(line)
+    if policy.print_signatures:
+        for line in REPORT.ledger_row_templates(gi, gi.today):
+            console.print_stdout(line)
+    await _write_reports(workspace, dist_dir, build_root, policy, report, gi, verdict, records)
+    if env.get("GITHUB_ACTIONS") == "true":
+        for line in REPORT.github_annotations(verdict):
+            console.print_stdout(line)
+        summary = env.get("GITHUB_STEP_SUMMARY")
+        if summary:
+            with open(summary, "a", encoding="utf-8") as f:
+                f.write(REPORT.step_summary(gi, verdict))
+    return OracleGate(exit_code=verdict.exit_code)
+
+
+async def _fail_early(console: Console, workspace: Workspace, dist_dir: DistDir, build_root: BuildRoot,
+                      env: Mapping[str, str], gate: OracleGateSubsystem, diff: GitDiff, run_id: RunId,
+                      engine_error: str = "", infra_error: str = "") -> OracleGate:
+    """The facts could not be built: say why, in every rendering, and fail closed."""
+    policy = effective_policy(gate, F.make_facts(()))
+    gi = V.GateInput(mode="diff" if diff.changes else "audit", comparison=EMPTY_COMPARISON,
+                     engine_errors=(engine_error,) if engine_error else (),
+                     infra_errors=(infra_error,) if infra_error else (), ran_oracles=False)
+    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, V.evaluate(gi), diff, (), run_id)
+
+
+def _excluded(head: F.Facts, comp: C.Comparison, policy: Policy) -> List[C.Finding]:
+    """Excluded tests that would have covered a judged region: listed, never voting."""
+    excluded = set(comp.excluded)
+    found = sorted({t.address for r in comp.regions if r.address in head.by_address
+                    for t in head.covering_tests(r.address) if t.address in excluded})
+    tags = set(policy.exclude_tags)
+    return [C.Finding("EXCLUDED", f"EXCLUDED {a} (tags: {', '.join(sorted(set(head.by_address[a].tags) & tags))}): "
+                                  f"never runs, never votes") for a in found]
+
+
+def _baseline(base: F.Facts) -> Optional[object]:
+    """The base's baseline (None when the repository has none; a string when it is unusable)."""
+    owners = [t for t in base.targets if t.role == F.BASELINE]
+    if not owners:
+        return None
+    t = owners[0]
+    text = base.text_map.get(t.paths[0]) if t.paths else None
+    if text is None or base.text_map.get(f"sha256:{t.paths[0]}") != t.sha256:
+        return f"BASELINE_DRIFT {t.address}: the base's baseline does not match its sha256 lock"
+    try:
+        return Baseline.loads(text)
+    except BaselineError as e:
+        return f"BASELINE_DRIFT {t.address}: {e}"
+
+
+def _ledgers(base: F.Facts, head: F.Facts, comp: C.Comparison, policy: Policy, today: datetime.date):
+    """The ledgers that judge this run: the base's (the head's in the human lane), their problems,
+    and the rows the diff adds."""
+    judging = head if policy.lane == C.HUMAN else base
+    test_paths = [t.paths[0] for t in base.targets if t.is_test and t.paths]
+    ledgers: List[Ledger] = []
+    errors: List[str] = []
+    for t in judging.targets:
+        if t.role != F.FREEZE_LEDGER or not t.paths:
+            continue
+        text = judging.text_map.get(t.paths[0])
+        if text is None:
+            errors.append(f"LEDGER_INVALID {t.paths[0]}: the ledger file is missing")
+            continue
+        try:
+            ledger = parse_ledger(text, t.paths[0], int(policy.max_freeze_days))
+        except LedgerError as e:
+            errors.append(f"LEDGER_INVALID {e}")
+            continue
+        ledgers.append(ledger)
+        errors += [p.line for p in ledger_problems([ledger], today, suite_size(t.governs, test_paths))]
+    base_rows = {(e.signature, e.test, e.exception) for t in base.targets if t.role == F.FREEZE_LEDGER and t.paths
+                 for e in _safe_entries(base.text_map.get(t.paths[0]), t.paths[0])}
+    new_rows = tuple(e for l in ledgers for e in l.entries if (e.signature, e.test, e.exception) not in base_rows)
+    return tuple(ledgers), tuple(errors), new_rows if judging is head else ()
+
+
+def _safe_entries(text: Optional[str], path: str):
+    try:
+        return parse_ledger(text or "", path, 10**6).entries
+    except LedgerError:
+        return ()
+
+
+def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
+    """Every test target that runs: the candidates of each region (and the base oracles of a
+    deleted one), demoted tests, drafts and changed oracles as themselves, the users of a changed
+    locked file, and the governed tests of a changed ledger."""
+    out: Set[str] = set()
+    for region in comp.regions:
+        out.update(region.candidates)
+        if region.status == "deleted":
+            for p in region.base_oracles:
+                t = C._one_owner(head.owners(p), F.TEST_ROLES)
+                if t is not None:
+                    out.add(t.address)
+    out.update(comp.demoted)
+    for p in comp.lane_paths(C.ORACLE) + comp.lane_paths(C.DRAFT) + comp.lane_paths(C.TEST):
+        for t in head.owners(p):
+            if t.is_test:
+                out.add(t.address)
+            elif t.role in (F.LOCKED_FIXTURE, F.TEST_UTIL):
+                out.update(a for a in head.transitive_dependents([t.address]) if head.is_test(a))
+            elif t.role == F.FREEZE_LEDGER:
+                out.update(x.address for x in head.targets
+                           if x.is_test and x.paths and governed(t.governs or ("",), x.paths[0]))
+    excluded = set(comp.excluded)
+    return frozenset(a for a in out if a in head.by_address and a not in excluded and not head.by_address[a].skip)
+
+
+def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolEvidence, ...]:
+    out: List[V.ChangedSymbolEvidence] = []
+    for region in comp.regions:
+        if region.status in ("audited", "deleted") or not _is_py(region.path):
+            continue
+        before = src.base.get(region.old_path or region.path) if region.status != "added" else None
+        after = src.head.get(region.path)
+        try:
+            found = changed_symbols(before, after)
+        except SourceError:
+            found = ()
+        if region.old_path and not found:
+            out.append(V.ChangedSymbolEvidence(region.path, MODULE, "module", "changed", MODULE))
+        for s in found:
+            needs = s.qualname if s.change != "deleted" else MODULE
+            if s.kind == "class" and s.change != "deleted":
+                needs = s.qualname
+            out.append(V.ChangedSymbolEvidence(region.path, s.qualname, s.kind, s.change, needs))
+    return tuple(out)
+
+
+def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparison, src: Sources,
+                 run_id: RunId) -> Tuple[V.OracleRun, ...]:
+    region_paths = {r.path for r in comp.regions if _is_py(r.path)}
+    out = []
+    for rec in records:
+        t = head.by_address.get(rec.address)
+        kind = {F.REPLAY: "replay", F.PROBES: "probes", F.DRAFT: "draft"}.get(t.role if t else "", "oracle")
+        source = rec.metadata.source(run_id).value if rec.metadata is not None else "ran"
+        if rec.infra:
+            out.append(V.OracleRun(rec.address, rec.path, None, False, infra_error=rec.error, source=source, kind=kind))
+            continue
+        session = rec.session
+        if session is None:
+            out.append(V.OracleRun(rec.address, rec.path, rec.exit_code, False, problem=rec.error,
+                                   output_tail=rec.output_tail, source=source, kind=kind))
+            continue
+        file = session.file(rec.path)
+        cases = tuple(
+            V.Case(t.nodeid, t.outcome, t.signature, t.exception, t.marker, t.reason or "", t.examples, t.exhausted,
+                   " | ".join(t.tail[-3:]))
+            for t in session.tests if t.file == rec.path
+        )
+        problem = ""
+        if session.interrupted:
+            problem = f"the session was interrupted ({session.interrupted})"
+        elif file is not None and file.collection_error:
+            problem = f"collection error: {file.collection_error.splitlines()[-1] if file.collection_error.strip() else ''}"
+        elif file is None:
+            problem = "the recorder saw no test file"
+        else:
+            missing = sorted(set(file.collected) - {c.nodeid for c in cases})
+            if missing:
+                problem = f"{len(missing)} collected test(s) never reported an outcome (first: {missing[0]})"
+        complete = session.complete and not problem
+        executed: Set[Tuple[str, str]] = set()
+        for path, firstlineno, name in (file.executed if file is not None else ()):
+            if path in region_paths and src.head.get(path) is not None:
+                try:
+                    q = symbol_for_code(src.head[path], firstlineno, name)
+                except SourceError:
+                    q = None
+                if q:
+                    executed.add((path, q))
+        out.append(V.OracleRun(
+            rec.address, rec.path, rec.exit_code, complete, cases, frozenset(executed),
+            tuple((p, s or "missing") for p, s in (file.fixtures if file is not None else ())),
+            problem, session.recorder_errors, "", rec.output_tail if not complete or rec.exit_code else "", source, kind,
+        ))
+    return tuple(out)
+
+
+async def _production_sources(head: F.Facts, comp: C.Comparison) -> Dict[str, str]:
+    """Module name -> source of the production modules the changed oracles may call."""
+    paths = sorted({p for t in head.targets if t.role == F.PRODUCTION for p in t.paths if _is_py(p)})
+    if not any(_is_py(o.path) for o in comp.oracle_changes) or not paths:
+        return {}
+    texts = await _head_texts(paths)
+    out = {}
+    for path, text in texts.items():
+        module = _module_of(path, head)
+        if module:
+            out[module] = text
+    return out
+
+
+async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
+                    runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
+                    head: F.Facts) -> Tuple[V.MutantResult, ...]:
+    """Mutants of each changed symbol, each run against the voters (P or L) that executed it."""
+    metadata_of = {a: md for addresses, md in batches for a in addresses}
+    executed = {r.address: r.executed for r in runs}
+    classes = comp.class_of
+    planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
+    results: List[V.MutantResult] = []
+    budget = int(policy.mutation_budget)
+    by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
+    for s in symbols:
+        if s.change != "deleted" and s.qualname != MODULE:
+            by_path.setdefault(s.path, []).append(s)
+    for path, syms in sorted(by_path.items()):
+        text = src.head.get(path)
+        if text is None or budget <= 0:
+            continue
+        lines = _symbol_lines(text, [s.qualname for s in syms])
+        ranges = [(s.qualname, lines[s.qualname]) for s in syms if s.qualname in lines]
+        if not ranges:
+            continue
+        try:
+            made = mutants(text, path, ranges, min(budget, int(policy.mutants_per_symbol) * len(ranges)))
+        except (MutationUnsupported, SourceError, SyntaxError):
+            continue
+        for m in made:
+            voters = tuple(sorted(
+                (a for a in verdict.voters if (path, m.symbol) in executed.get(a, frozenset())
+                 and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in metadata_of),
+                key=lambda a: (-classes[a].rank, a)))
+            if not voters or budget <= 0:
+                continue
+            budget -= 1
+            try:
+                env_value = encode_mutant_env(path, m.source, m.id)
+            except MutantTooLarge:
+                results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run"))
+                continue
+            survivor = V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters)
+            planned.append((survivor, env_value))
+    # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
+    pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]
+    outcomes: Dict[str, List[MutantRun]] = {}
+    while pending:
+        targets = await targets_of({voters[0] for _, _, voters in pending})
+        by_address = {t.address.spec: t for t in targets}
+        round_runs = await MultiGet(
+            Get(MutantRun, MutantRunRequest(by_address[voters[0]], metadata_of[voters[0]], env_value,
+                                            survivor.mutant_id, int(policy.mutation_timeout)))
+            for survivor, env_value, voters in pending
+        )
+        next_round = []
+        for (survivor, env_value, voters), run in zip(pending, round_runs):
+            outcomes.setdefault(survivor.mutant_id, []).append(run)
+            if not (run.served and run.killed) and len(voters) > 1:
+                next_round.append((survivor, env_value, voters[1:]))
+        pending = next_round
+    for survivor, _ in planned:
+        served = [o for o in outcomes.get(survivor.mutant_id, []) if o.served]
+        status = "not_run" if not served else ("killed" if any(o.killed for o in served) else "survived")
+        results.append(dataclasses.replace(survivor, status=status))
+    return tuple(results)
+
+
+def _symbol_lines(text: str, qualnames: Sequence[str]) -> Dict[str, Tuple[int, int]]:
+    from oracle_gate.core.symbols import symbols as all_symbols
+
+    table = all_symbols(text)
+    return {q: table[q][1] for q in qualnames if q in table}
+
+
+async def _write_reports(workspace: Workspace, dist_dir: DistDir, build_root: BuildRoot, policy: Policy,
+                         report: Dict[str, Any], gi: V.GateInput, verdict: V.Verdict,
+                         records: Sequence[TargetRecord]) -> None:
+    """JSON and JUnit reports and the per-test XML of every oracle run, under dist/ (Pants'
+    workspace conventions)."""
+    files: List[FileContent] = []
+    dist = os.path.relpath(str(dist_dir.relpath), ".") if dist_dir.relpath else "dist"
+    absolute: List[Tuple[str, bytes]] = []
+
+    def place(option: Optional[str], data: bytes) -> None:
+        if not option:
+            return
+        if os.path.isabs(option):
+            rel = os.path.relpath(option, build_root.path)
+            if rel.startswith(".."):
+                absolute.append((option, data))
+                return
+            files.append(FileContent(rel, data))
+        else:
+            files.append(FileContent(option if option.startswith(dist + "/") else os.path.join(dist, option), data))
+
+    place(policy.report, REPORT.dumps(report).encode())
+    place(policy.junit, REPORT.junit_xml(gi, verdict).encode())
+    digests = [await Get(Digest, CreateDigest(files))] if files else []
+    xml = [r.xml for r in records if r.xml is not None]
+    if xml:
+        merged = await Get(Digest, MergeDigests(xml))
+        digests.append(await Get(Digest, AddPrefix(merged, os.path.join(dist, "oracle-gate", "test-reports"))))
+    if digests:
+        workspace.write_digest(await Get(Digest, MergeDigests(digests)))
+    for path, data in absolute:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+
+# -- the goal --------------------------------------------------------------------------------------
 @goal_rule
 async def run_oracle_gate(
     console: Console,
@@ -361,73 +595,99 @@ async def run_oracle_gate(
     specified: FilteredTargets,
     run_id: RunId,
     global_options: GlobalOptions,
+    workspace: Workspace,
+    dist_dir: DistDir,
 ) -> OracleGate:
+    today = datetime.date.today()
+    env = await Get(CompleteEnvironmentVars)
     try:
-        diff = read_diff(
-            build_root.path,
-            gate.base,
-            ignored_dirs=(global_options.pants_workdir, global_options.pants_distdir,
-                          global_options.pants_subprocessdir),
-        )
+        base_ref = gate.base if gate.options.get_rank("base").name in ("FLAG", "ENVIRONMENT") else None
+        diff = read_diff(build_root.path, base_ref, ignored_dirs=(
+            global_options.pants_workdir, global_options.pants_distdir, global_options.pants_subprocessdir))
     except GitDiffError as e:
         console.print_stderr(f"oracle-gate: error: {e}")
-        return OracleGate(exit_code=EXIT_POLICY)
+        return OracleGate(exit_code=V.EXIT_POLICY)
 
-    mode = "diff" if diff.changes else "audit"
-    today = datetime.date.today()
-    ws = WriteSet()
-    cov = Coverage()
-    ev = Evidence()
-    engine_errors: List[str] = []
-    # The engine raises when the graph itself is broken (say, an unowned conftest.py breaks
-    # dependency inference); each phase fails closed with a reason instead of a traceback.
-    phases = (
-        lambda: _write_set(diff, gate, ws),
-        lambda: _coverage(ws, specified, mode, cov),
-        lambda: _evidence(ws, cov, run_id, today, gate.dry_run, ev),
-    )
-    for phase in phases:
+    try:
+        head_tree = await Get(TreeFacts, TreeFactsRequest())
+    except Exception as e:  # the head's graph is broken (say, an unowned conftest.py breaks inference)
+        return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
+                                 engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {_summary(e)}")
+    head = head_tree.facts
+    head_ranks = dict(head_tree.option_ranks)
+    if diff.changes:
         try:
-            await phase()
-        except Exception as e:
-            summary = " ".join(str(e).split())[:400]
-            engine_errors.append(f"GRAPH_ERROR Pants could not build the facts the gate needs: {type(e).__name__}: {summary}")
-            break
-    facts = GateFacts(
-        mode=mode,
-        changes=tuple(ws.changed_paths),
-        regions=tuple(cov.regions),
-        oracles=tuple(ev.oracles),
-        runs=tuple(ev.runs),
-        fixture_drift=ev.drift,
-        ledger_errors=ev.ledger_errors,
-        engine_errors=tuple(engine_errors),
-        ledgers=tuple(l.ledger for l in ev.ledgers if l.ledger is not None),
-        today=today,
-        allow_oracle_changes=gate.allow_oracle_changes,
-    )
-    if gate.dry_run and not engine_errors:
-        classes = {o.address: o.oracle_class.value for o in ev.oracles}
-        for region in facts.regions:
-            kind = region.kind.value if region.kind else "unmapped"
-            covering = ",".join(f"{a}={classes.get(a, '?')}" for a in region.oracles) or "none"
-            console.print_stdout(f"PLAN {region.address} kind={kind} oracles={covering}")
-        console.print_stdout(f"DRY RUN: {len(facts.changes)} changed path(s), {len(facts.regions)} target(s), "
-                             f"{len(facts.oracles)} oracle(s) would run; no verdict")
-        return OracleGate(exit_code=0)
-    verdict = evaluate(facts)
-    for line in console_lines(facts, verdict):
-        console.print_stdout(line)
-    if gate.print_signatures:
-        for line in ledger_row_templates(facts):
+            built = load_or_build(diff, global_options.pants_workdir, pants_version(), dict(env))
+        except BaseFactsError as e:
+            return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
+                                     infra_error=f"INFRA_ERROR base facts: {e}")
+        base = built.facts
+        console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} "
+                             f"{'reused' if built.reused else 'built'} in {built.seconds:.1f}s")
+    else:
+        base = head  # an empty diff: the head is the base
+    policy = effective_policy(gate, base)
+    c_policy = C.Policy(policy.lane, policy.accept_tautology, tuple(policy.other_globs), tuple(policy.exclude_tags))
+
+    # Sources of the changed Python files, at base and head.
+    changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
+    src = Sources(base_texts(diff, changed_py), await _head_texts(changed_py))
+
+    baseline = _baseline(base)
+    mode = "diff" if diff.changes else "audit"
+    audit = tuple(t.address.spec for t in specified) if mode == "audit" else ()
+    comp = C.compare(base, head, diff.changes, c_policy, head_ranks,
+                     baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
+                     marker_added=_marker_paths(base, diff.changes, src),
+                     config_findings=_config_findings(diff.changes, src), audit=audit)
+
+    oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
+    production_sources = await _production_sources(head, comp)
+    findings: List[C.Finding] = []
+    findings += _drift(head)
+    findings += _test_aware(base, comp, src, oracle_paths)
+    findings += _tautologies(comp, head, src, production_sources, policy)
+    if isinstance(baseline, str):
+        findings.append(C.Finding("BASELINE_DRIFT", baseline))
+    findings += _excluded(head, comp, policy)
+    ledgers, ledger_errors, new_rows = _ledgers(base, head, comp, policy, today)
+
+    static_fail = V.static_policy_failure([*comp.findings, *findings]) or bool(ledger_errors)
+    planned = run_set(head, comp)
+    if policy.dry_run:
+        for line in REPORT.dry_run_lines(comp, findings, planned, static_fail and not policy.run_all):
             console.print_stdout(line)
-    if gate.report:
-        path = gate.report if os.path.isabs(gate.report) else os.path.join(build_root.path, gate.report)
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(report_json(facts, verdict, diff.base_ref, diff.base_commit, diff.head_commit), f, indent=2)
-            f.write("\n")
-    return OracleGate(exit_code=verdict.exit_code)
+        return OracleGate(exit_code=0)
+
+    records: Tuple[TargetRecord, ...] = ()
+    batches: Tuple = ()
+    ran = not static_fail or bool(policy.run_all)
+    if ran and planned:
+        targets = await targets_of(planned)
+        runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets)))
+        records, batches = runs.records, runs.batches
+
+    symbols = _changed_symbols(comp, src)
+    runs_judged = oracle_runs(records, head, comp, src, run_id)
+    locked_expected = tuple(sorted((t.paths[0], t.sha256) for t in base.targets if t.sha256 and t.paths))
+    # The example floor is the base's: lowering `min_examples` is an oracle change.
+    min_examples = tuple(sorted((a, t.min_examples or 0) for a, t in base.by_address.items()
+                                if t.role == F.PROPERTY and a in head.by_address))
+    gi = V.GateInput(
+        mode=mode, comparison=comp, runs=runs_judged, symbols=symbols, ledgers=ledgers,
+        new_ledger_rows=new_rows, ledger_errors=ledger_errors,
+        baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
+        min_examples=min_examples, locked_expected=locked_expected, findings=tuple(findings),
+        min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
+    )
+    verdict = V.evaluate(gi)
+    # R3 numbness runs only when everything below it held (the ladder stops at the first failure).
+    if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
+        mutant_results = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head)
+        gi = dataclasses.replace(gi, mutants=mutant_results, mutation_ran=True)
+        verdict = V.evaluate(gi)
+
+    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
 
 
 def rules():

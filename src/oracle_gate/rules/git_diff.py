@@ -1,17 +1,18 @@
-"""The write-set: what changed since the merge base, read from git without a sandbox.
+"""The write-set and the base tree, read from git without a sandbox.
 
-Plain functions rather than rules: git state is not cacheable, and the goal calls this once.
-Every doubt (no work tree, unknown ref, shallow clone without the merge base) is a GitDiffError,
-which the goal turns into exit 2.
+Plain functions rather than rules: git state is not cacheable, and the goal calls this once. Every
+doubt (no work tree, unknown ref, shallow clone without the merge base) is a GitDiffError, which
+the goal turns into exit 2. Output is always read with `-z`, so any path survives.
 """
 from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
-from oracle_gate.core.lanes import PathChange
+from oracle_gate.core.compare import Change
 
 DEFAULT_BASES = ("origin/main", "main", "origin/master", "master")
 
@@ -25,13 +26,15 @@ class GitDiff:
     base_ref: str
     base_commit: str
     head_commit: str
-    changes: Tuple[PathChange, ...]
+    worktree: str  # the git top level
+    prefix: str  # the build root's path inside the work tree ("" or "sub/dir/")
+    changes: Tuple[Change, ...]
 
 
-def _git(worktree: str, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run(
-        ["git", *args], cwd=worktree, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+def _git(worktree: str, *args: str, check: bool = True, env: Optional[Dict[str, str]] = None,
+         stdin: Optional[bytes] = None) -> subprocess.CompletedProcess:
+    proc = subprocess.run(["git", *args], cwd=worktree, input=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          env={**os.environ, **(env or {})})
     if check and proc.returncode != 0:
         raise GitDiffError(f"`git {' '.join(args)}` failed: {proc.stderr.decode(errors='replace').strip()}")
     return proc
@@ -62,35 +65,13 @@ def resolve_base(worktree: str, base: Optional[str]) -> Tuple[str, str]:
         ref = found[0]
     proc = _git(worktree, "merge-base", "HEAD", ref, check=False)
     if proc.returncode != 0:
-        shallow = _out(worktree, "rev-parse", "--is-shallow-repository") == "true"
-        if shallow:
+        if _out(worktree, "rev-parse", "--is-shallow-repository") == "true":
             raise GitDiffError(
                 f"shallow clone: the merge base of HEAD and {ref} is not in the local history "
                 f"(run `git fetch --unshallow` or fetch with more depth)"
             )
         raise GitDiffError(f"HEAD and {ref} have no common ancestor")
     return ref, proc.stdout.decode().strip()
-
-
-def _parse_patch(patch: str) -> Tuple[Dict[str, List[str]], Dict[str, List[str]]]:
-    """(added lines, removed lines) per path of a `git diff -U0` patch (new path for renames)."""
-    added: Dict[str, List[str]] = {}
-    removed: Dict[str, List[str]] = {}
-    old: Optional[str] = None
-    current: Optional[str] = None
-    for line in patch.splitlines():
-        if line.startswith("--- "):
-            old = line[6:] if line.startswith("--- a/") else None
-        elif line.startswith("+++ "):
-            current = line[6:] if line.startswith("+++ b/") else old
-            if current is not None:
-                added.setdefault(current, [])
-                removed.setdefault(current, [])
-        elif current is not None and line.startswith("+"):
-            added[current].append(line[1:])
-        elif current is not None and line.startswith("-"):
-            removed[current].append(line[1:])
-    return added, removed
 
 
 def find_worktree(buildroot: str) -> str:
@@ -100,14 +81,8 @@ def find_worktree(buildroot: str) -> str:
     return proc.stdout.decode().strip()
 
 
-def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] = ()) -> GitDiff:
-    """`ignored_dirs` (absolute) are Pants' own output directories: untracked files there are
-    build products, not part of the patch."""
-    worktree = find_worktree(buildroot)
-    ref, merge_base = resolve_base(worktree, base)
-    head = _out(worktree, "rev-parse", "HEAD")
-    # The merge base against the working tree: committed, staged and unstaged changes alike.
-    raw = _git(worktree, "diff", "--name-status", "-M", "-z", "--no-color", merge_base).stdout.decode(errors="replace")
+def _name_status(raw: str) -> List[Tuple[str, str, Optional[str]]]:
+    """(status, path, old path) from `git diff --name-status -z`; copies are additions."""
     fields = raw.split("\0")
     entries: List[Tuple[str, str, Optional[str]]] = []
     i = 0
@@ -115,27 +90,30 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
         status = fields[i][0]
         if status in ("R", "C"):
             old, new = fields[i + 1], fields[i + 2]
-            entries.append((status if status == "R" else "A", new, old if status == "R" else None))
+            entries.append(("R", new, old) if status == "R" else ("A", new, None))
             i += 3
         else:
-            entries.append((status if status in "AMD" else "M", fields[i + 1], None))
+            entries.append((status if status in "AMDT" else "M", fields[i + 1], None))
             i += 2
-    patch = _git(worktree, "diff", "-U0", "-M", "--no-color", "--no-ext-diff", merge_base).stdout.decode(errors="replace")
-    added, removed = _parse_patch(patch)
-    ignored = tuple(os.path.relpath(d, worktree).replace(os.sep, "/") + "/" for d in ignored_dirs)
-    untracked = [
-        p for p in _out(worktree, "ls-files", "--others", "--exclude-standard", "-z").split("\0")
-        if p and not p.startswith(ignored)
-    ]
-    for path in untracked:
-        try:
-            with open(os.path.join(worktree, path), encoding="utf-8", errors="replace") as f:
-                added[path] = f.read().splitlines()
-        except OSError:
-            added[path] = []
-        entries.append(("A", path, None))
+    return entries
 
-    rel = os.path.relpath(buildroot, worktree)
+
+def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] = ()) -> GitDiff:
+    """The merge base against the working tree: committed, staged, unstaged and untracked changes.
+
+    `ignored_dirs` (absolute) are Pants' own output directories: untracked files there are build
+    products, not part of the patch.
+    """
+    worktree = find_worktree(buildroot)
+    ref, merge_base = resolve_base(worktree, base)
+    head = _out(worktree, "rev-parse", "HEAD")
+    raw = _git(worktree, "diff", "--name-status", "-M", "-z", "--no-color", "--no-ext-diff", merge_base).stdout
+    entries = _name_status(raw.decode(errors="surrogateescape"))
+    ignored = tuple(os.path.relpath(d, worktree).replace(os.sep, "/") + "/" for d in ignored_dirs)
+    untracked = _git(worktree, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(errors="surrogateescape")
+    entries += [("A", p, None) for p in untracked.split("\0") if p and not p.startswith(ignored)]
+
+    rel = os.path.relpath(os.path.realpath(buildroot), os.path.realpath(worktree))
     prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
 
     def to_build_root(path: str) -> str:
@@ -144,16 +122,52 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
             return "../" + path
         return path[len(prefix):]
 
-    changes = tuple(
-        PathChange(
-            path=to_build_root(path),
-            status=status,
-            old_path=to_build_root(old) if old else None,
-            added_lines=tuple(added.get(path, ())),
-            removed_lines=tuple(removed.get(path, ())),
-        )
-        for status, path, old in sorted(entries, key=lambda e: e[1])
-    )
-    return GitDiff(ref, merge_base, head, changes)
+    changes = []
+    for status, path, old in sorted(entries, key=lambda e: e[1]):
+        link, outside = _link(worktree, path, prefix)
+        changes.append(Change(to_build_root(path), status, to_build_root(old) if old else None, link, outside))
+    return GitDiff(ref, merge_base, head, worktree, prefix, tuple(changes))
 
 
+def _link(worktree: str, path: str, prefix: str) -> Tuple[Optional[str], bool]:
+    """Where a symlink at head points (build-root relative), and whether that is outside the root."""
+    full = os.path.join(worktree, path)
+    if not os.path.islink(full):
+        return None, False
+    root = os.path.realpath(os.path.join(worktree, prefix))
+    target = os.path.realpath(full)
+    rel = os.path.relpath(target, root)
+    outside = rel == ".." or rel.startswith(".." + os.sep) or not os.path.exists(target)
+    return rel.replace(os.sep, "/"), outside
+
+
+def base_texts(diff: GitDiff, paths: Iterable[str]) -> Dict[str, Optional[str]]:
+    """The base commit's text of build-root-relative `paths` (None where the base has no file)."""
+    paths = sorted(set(p for p in paths if not p.startswith("../")))
+    if not paths:
+        return {}
+    request = "".join(f"{diff.base_commit}:{diff.prefix}{p}\n" for p in paths).encode()
+    out = _git(diff.worktree, "cat-file", "--batch", stdin=request).stdout
+    texts: Dict[str, Optional[str]] = {}
+    pos = 0
+    for p in paths:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].decode(errors="replace").split()
+        pos = end + 1
+        if len(header) < 3 or header[-1] == "missing":
+            texts[p] = None
+            continue
+        size = int(header[2])
+        texts[p] = out[pos:pos + size].decode("utf-8", errors="replace") if header[1] == "blob" else None
+        pos += size + 1
+    return texts
+
+
+def export_tree(diff: GitDiff, dest: str) -> str:
+    """Check the base commit out into `dest` without touching the repository's index, work tree or
+    worktree list (a private index file). Returns the build root inside it."""
+    with tempfile.TemporaryDirectory(prefix="oracle-gate-index-") as tmp:
+        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
+        _git(diff.worktree, "read-tree", diff.base_commit, env=env)
+        _git(diff.worktree, "checkout-index", "-a", "-f", f"--prefix={dest.rstrip('/')}/", env=env)
+    return os.path.join(dest, diff.prefix)

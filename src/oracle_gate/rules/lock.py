@@ -10,20 +10,22 @@ import re
 from typing import List, Optional
 
 from pants.base.build_root import BuildRoot
+from pants.engine.addresses import Address
 from pants.engine.console import Console
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule
 from pants.engine.target import FilteredTargets
 
 from oracle_gate.rules.facts import FixtureDigest, FixtureDigestRequest
-from oracle_gate.target_types import LockedFixtureSourceField
+from oracle_gate.target_types import Sha256Field
 
 
 class OracleLockSubsystem(GoalSubsystem):
     name = "oracle-lock"
     help = (
-        "Rewrite the `sha256` of the given `locked_fixture` targets to their current bytes "
-        "(the human lane, after an intended fixture change). Prints old and new digests."
+        "Rewrite the `sha256` of the given locked targets (`locked_fixture`, `oracle_replay`, "
+        "`oracle_probes`, `oracle_baseline`) to their current bytes: the human lane, after an "
+        "intended change. Prints old and new digests. `pants lint` reports drift without writing."
     )
 
 
@@ -32,12 +34,12 @@ class OracleLock(Goal):
     environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
 
 
-_CALL_RE = re.compile(r"\blocked_fixture\s*\(")
+_CALL_RE = re.compile(r"\b(?:locked_fixture|oracle_baseline|oracle_replay|oracle_probes)\s*\(")
 _NAME_RE = re.compile(r"""\bname\s*=\s*["']([^"']+)["']""")
 
 
 def _call_spans(text: str):
-    """(start, end) of each `locked_fixture(...)` call, matching parentheses outside strings."""
+    """(start, end) of each call of a locked target type, matching parentheses outside strings."""
     for match in _CALL_RE.finditer(text):
         depth, i, quote = 0, match.end() - 1, None
         while i < len(text):
@@ -70,42 +72,48 @@ def relock_text(text: str, target_name: str, default_name: str, old: str, new: s
     return None
 
 
+def rewrite_lock(build_root: str, address: Address, old: str, new: str) -> Optional[str]:
+    """Replace `old` by `new` in the `sha256=` of the call declaring `address`; the BUILD file
+    written (relative to the build root), or None when no such call holds `old`."""
+    directory = os.path.join(build_root, address.spec_path)
+    default_name = os.path.basename(address.spec_path) or os.path.basename(build_root)
+    for name in sorted(os.listdir(directory)):
+        path = os.path.join(directory, name)
+        if not (name == "BUILD" or name.startswith("BUILD.")) or not os.path.isfile(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        updated = relock_text(text, address.target_name, default_name, old, new)
+        if updated is not None:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(updated)
+            return os.path.relpath(path, build_root)
+    return None
+
+
 @goal_rule
 async def run_oracle_lock(console: Console, build_root: BuildRoot, targets: FilteredTargets) -> OracleLock:
-    fixtures = [t for t in targets if t.has_field(LockedFixtureSourceField)]
+    fixtures = [t for t in targets if t.has_field(Sha256Field)]
     if not fixtures:
-        console.print_stderr("oracle-lock: no locked_fixture targets in the given specs")
+        console.print_stderr("oracle-lock: no locked targets (locked_fixture, oracle_replay, oracle_probes, oracle_baseline) in the given specs")
         return OracleLock(exit_code=2)
     digests: List[FixtureDigest] = await MultiGet(Get(FixtureDigest, FixtureDigestRequest(t)) for t in fixtures)
     exit_code = 0
     for digest in digests:
         address = digest.address
         if digest.actual is None:
-            console.print_stderr(f"oracle-lock: {address}: the fixture file {digest.path} is missing")
+            console.print_stderr(f"oracle-lock: {address}: the locked file {digest.path} is missing")
             exit_code = 2
             continue
         if digest.actual == digest.expected:
             console.print_stdout(f"UNCHANGED {address} sha256={digest.actual[:12]}")
             continue
-        directory = os.path.join(build_root.path, address.spec_path)
-        default_name = os.path.basename(address.spec_path) or os.path.basename(build_root.path)
-        for name in sorted(os.listdir(directory)):
-            path = os.path.join(directory, name)
-            if not (name == "BUILD" or name.startswith("BUILD.")) or not os.path.isfile(path):
-                continue
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            updated = relock_text(text, address.target_name, default_name, digest.expected, digest.actual)
-            if updated is not None:
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(updated)
-                console.print_stdout(
-                    f"LOCKED {address} old={digest.expected[:12]} new={digest.actual[:12]} ({os.path.relpath(path, build_root.path)})"
-                )
-                break
-        else:
+        written = rewrite_lock(build_root.path, address, digest.expected, digest.actual)
+        if written is None:
             console.print_stderr(f"oracle-lock: {address}: could not find its sha256 in a BUILD file under {address.spec_path or '.'}")
             exit_code = 2
+            continue
+        console.print_stdout(f"LOCKED {address} old={digest.expected[:12]} new={digest.actual[:12]} ({written})")
     return OracleLock(exit_code=exit_code)
 
 

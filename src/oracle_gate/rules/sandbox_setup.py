@@ -1,39 +1,42 @@
-"""The pytest setup hook: checks the test's oracles, then ships the recorder plugin into its sandbox.
+"""The pytest setup hook: ships the recorder into every test sandbox, with what it must record.
 
-Everything written here joins the pytest process's input digest, so fixture bytes, governing
-ledgers and the plugin's own code are all part of every test's cache key.
+It never refuses to run a test and never changes an outcome: with the backend enabled, `pants
+test` reports what it reports without it. Everything written here joins the pytest process's input
+digest, so the recorder's code, the test's locked fixtures and the bytes of every ledger that
+governs it are part of its cache key (ledger dates are judged by the gate, not here).
 """
 from __future__ import annotations
 
-import datetime
 import json
 import pkgutil
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Tuple
 
 from pants.backend.python.goals.pytest_runner import PytestPluginSetup, PytestPluginSetupRequest
 from pants.backend.python.target_types import PythonTestSourceField
-from pants.engine.fs import CreateDigest, Digest, FileContent, MergeDigests
+from pants.engine.fs import CreateDigest, Digest, FileContent, MergeDigests, PathGlobs
 from pants.engine.rules import Get, MultiGet, collect_rules, rule
+from pants.engine.target import AllTargets
 from pants.engine.unions import UnionRule
 from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.util.logging import LogLevel
 
-from oracle_gate.rules.facts import (
-    FixtureDigests,
-    FixtureDigestsRequest,
-    GoverningLedgers,
-    GoverningLedgersRequest,
-    OracleClassification,
-    OracleClassRequest,
-    OracleGateError,
+from oracle_gate.core.ledger import governed
+from oracle_gate.rules.facts import OracleGateError, TestClosure, TestClosureRequest
+from oracle_gate.target_types import (
+    EntryPointField,
+    FreezeLedgerSourceField,
+    GovernsField,
+    ProbesSourceField,
+    ReplaySourceField,
 )
-from oracle_gate.target_types import MinExamplesField
 
 SANDBOX_PACKAGE = "_oracle_gate_sandbox"
 CONFIG_DIR = ".oracle-gate/config"
-CORE_MODULES = ("__init__", "ledger", "signature")
+LEDGER_DIR = ".oracle-gate/ledgers"
+# The core modules the recorder imports (relatively), shipped beside it.
+CORE_MODULES = ("__init__", "results", "signature")
+SANDBOX_MODULES = ("__init__", "plugin", "replay")
 DIST_INFO = "oracle_gate_sandbox-1.0.dist-info"
 
 
@@ -56,18 +59,18 @@ def _source(package: str, module: str) -> bytes:
 
 @rule(level=LogLevel.DEBUG)
 async def sandbox_runtime(request: SandboxRuntimeRequest) -> SandboxRuntime:
-    """The recorder plugin, the policy core it needs, and a dist-info so pytest autoloads it."""
+    """The recorder plugin, the core modules it needs, and a dist-info so pytest autoloads it."""
     root = PurePath(request.root)
     pkg = root / SANDBOX_PACKAGE
     files = [
         FileContent(str(pkg / "__init__.py"), b""),
-        FileContent(str(pkg / "sandbox" / "__init__.py"), b""),
-        FileContent(str(pkg / "sandbox" / "plugin.py"), _source("oracle_gate.sandbox", "plugin")),
+        *(FileContent(str(pkg / "sandbox" / f"{m}.py"), _source("oracle_gate.sandbox", m)) for m in SANDBOX_MODULES),
         *(FileContent(str(pkg / "core" / f"{m}.py"), _source("oracle_gate.core", m)) for m in CORE_MODULES),
         FileContent(str(root / DIST_INFO / "METADATA"),
                     b"Metadata-Version: 2.1\nName: oracle-gate-sandbox\nVersion: 1.0\n"),
         FileContent(str(root / DIST_INFO / "entry_points.txt"),
-                    f"[pytest11]\noracle_gate = {SANDBOX_PACKAGE}.sandbox.plugin\n".encode()),
+                    f"[pytest11]\noracle_gate = {SANDBOX_PACKAGE}.sandbox.plugin\n"
+                    f"oracle_gate_replay = {SANDBOX_PACKAGE}.sandbox.replay\n".encode()),
     ]
     return SandboxRuntime(await Get(Digest, CreateDigest(files)))
 
@@ -79,41 +82,30 @@ class OracleSandboxSetupRequest(PytestPluginSetupRequest):
         return target.has_field(PythonTestSourceField)
 
 
-@rule(desc="Check oracles and prepare the oracle-gate sandbox", level=LogLevel.DEBUG)
-async def setup_oracle_sandbox(request: OracleSandboxSetupRequest) -> PytestPluginSetup:
+@rule(desc="Prepare the oracle-gate recorder", level=LogLevel.DEBUG)
+async def setup_oracle_sandbox(request: OracleSandboxSetupRequest, all_targets: AllTargets) -> PytestPluginSetup:
     target = request.target
     source = target[PythonTestSourceField].file_path
-    classification, ledgers, source_root = await MultiGet(
-        Get(OracleClassification, OracleClassRequest(target)),
-        Get(GoverningLedgers, GoverningLedgersRequest(source)),
+    closure, source_root = await MultiGet(
+        Get(TestClosure, TestClosureRequest(target)),
         Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(source)),
     )
-    fixtures = await Get(FixtureDigests, FixtureDigestsRequest(classification.fixtures))
-    today = datetime.date.today()
-    problems: Tuple[str, ...] = fixtures.drift + tuple(
-        line for ledger in ledgers.ledgers for line in ledger.problems(today)
+    ledgers = sorted(
+        t[FreezeLedgerSourceField].file_path for t in all_targets
+        if t.has_field(FreezeLedgerSourceField) and governed(t[GovernsField].value or ("",), source)
     )
-    if problems:
-        raise OracleGateError(f"{target.address} cannot run:\n" + "\n".join(problems))
-
-    config = {
-        "address": target.address.spec,
-        "source": source,
-        "class": classification.oracle_class.value,
-        "min_examples": target[MinExamplesField].value if target.has_field(MinExamplesField) else 0,
-        "ledgers": [{"path": l.path, "text": l.text} for l in ledgers.ledgers],
-        # Expiry depends on the date, so a governed test's cache key does too.
-        "today": today.isoformat() if any(l.ledger and l.ledger.entries for l in ledgers.ledgers) else None,
-    }
-    config_file = FileContent(
-        f"{CONFIG_DIR}/{target.address.path_safe_spec}.json",
-        json.dumps(config, sort_keys=True, indent=1).encode(),
-    )
-    runtime, config_digest = await MultiGet(
+    kind = "replay" if target.has_field(ReplaySourceField) else ("probes" if target.has_field(ProbesSourceField) else "test")
+    config = {"address": target.address.spec, "source": source, "fixtures": list(closure.fixtures), "kind": kind}
+    if target.has_field(EntryPointField):
+        config["entry_point"] = target[EntryPointField].value
+    config_file = FileContent(f"{CONFIG_DIR}/{target.address.path_safe_spec}.json",
+                              json.dumps(config, sort_keys=True, indent=1).encode())
+    runtime, config_digest, ledger_digest = await MultiGet(
         Get(SandboxRuntime, SandboxRuntimeRequest(source_root.path)),
         Get(Digest, CreateDigest([config_file])),
+        Get(Digest, PathGlobs(ledgers)),
     )
-    merged = await Get(Digest, MergeDigests([runtime.digest, config_digest]))
+    merged = await Get(Digest, MergeDigests([runtime.digest, config_digest, ledger_digest]))
     return PytestPluginSetup(merged)
 
 

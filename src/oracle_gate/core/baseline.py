@@ -1,0 +1,97 @@
+"""The adoption baseline: per region, the best class that voted when it was written, and the skips
+that existed then. The gate requires max(baseline class, floor once reached) of a changed region,
+so a repository adopts the gate without a flag day and can only move up.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Dict, FrozenSet, Iterable, Mapping, Optional, Tuple
+
+from .classes import OracleClass
+from .signature import SIGNATURE_RE
+
+FORMAT = "oracle-gate/baseline"
+VERSION = 1
+
+
+class BaselineError(ValueError):
+    """A baseline that cannot be trusted; the message is one line."""
+
+
+@dataclass(frozen=True)
+class BaselineRegion:
+    address: str
+    path: str
+    kind: Optional[str]
+    best: Optional[str]  # P, L, E or None: what voted for it when the baseline was written
+
+
+@dataclass(frozen=True)
+class BaselineSkip:
+    signature: str
+    test: str
+    marker: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Baseline:
+    commit: str
+    written: str
+    regions: Tuple[BaselineRegion, ...]
+    skip_rows: Tuple[BaselineSkip, ...]
+
+    @property
+    def skips(self) -> FrozenSet[str]:
+        return frozenset(s.signature for s in self.skip_rows)
+
+    def regions_map(self) -> Dict[str, Optional[str]]:
+        return {r.address: r.best for r in self.regions}
+
+    def to_json(self) -> Dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "commit": self.commit,
+            "written": self.written,
+            "regions": {r.address: {"path": r.path, "kind": r.kind, "best": r.best} for r in self.regions},
+            "skips": [{"signature": s.signature, "test": s.test, "marker": s.marker, "reason": s.reason}
+                      for s in self.skip_rows],
+        }
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), indent=1, sort_keys=True) + "\n"
+
+    @classmethod
+    def loads(cls, text: str) -> "Baseline":
+        try:
+            raw = json.loads(text)
+        except ValueError as e:
+            raise BaselineError(f"the baseline is not valid JSON: {e}") from None
+        if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+            raise BaselineError("not an oracle-gate baseline (format must be oracle-gate/baseline)")
+        if raw.get("version") != VERSION:
+            raise BaselineError(f"baseline version {raw.get('version')!r}; this plugin reads version {VERSION}")
+        regions = []
+        for address, r in sorted(dict(raw.get("regions") or {}).items()):
+            if not isinstance(r, dict):
+                raise BaselineError(f"region {address}: must be an object")
+            best = r.get("best")
+            if best is not None and best not in (OracleClass.PROPERTY.value, OracleClass.LOCKED.value, OracleClass.EQUALITY.value):
+                raise BaselineError(f"region {address}: best must be P, L, E or null, got {best!r}")
+            regions.append(BaselineRegion(address, str(r.get("path", "")), r.get("kind"), best))
+        skips = []
+        for i, s in enumerate(raw.get("skips") or []):
+            if not isinstance(s, dict) or not SIGNATURE_RE.match(str(s.get("signature", ""))):
+                raise BaselineError(f"skip {i}: needs a 16-hex `signature`")
+            skips.append(BaselineSkip(s["signature"], str(s.get("test", "")), str(s.get("marker", "")), str(s.get("reason", ""))))
+        return cls(str(raw.get("commit", "")), str(raw.get("written", "")), tuple(regions),
+                   tuple(sorted(skips, key=lambda s: (s.test, s.signature))))
+
+
+def make_baseline(commit: str, written: str, regions: Iterable[BaselineRegion],
+                  skips: Iterable[BaselineSkip]) -> Baseline:
+    unique: Mapping[str, BaselineSkip] = {s.signature: s for s in skips}
+    return Baseline(commit, written, tuple(sorted(regions, key=lambda r: r.address)),
+                    tuple(sorted(unique.values(), key=lambda s: (s.test, s.signature))))

@@ -1,0 +1,543 @@
+"""Base versus head: what the diff changed, in the terms the judge cares about.
+
+Pure functions of (Facts(base), Facts(head), the changed paths, the policy). The lane of a change
+is decided by what the changed thing WAS at the base (its role and oracle class there), and by
+evaluated values (fields, options, owners), never by directory names or BUILD text:
+
+- production: a base or head production target whose file, evaluated fields or ownership changed;
+- oracle: a base P/L oracle, a locked file (fixture, ledger, baseline, trace, probe set) or test
+  plumbing in a P/L oracle's closure that changed, was lost or lost class; a NEW oracle is an
+  oracle change too, but an additive one;
+- flake_control: configuration whose effective value can weaken a judge (Pants options, pytest
+  sections), flake markers added to an existing test;
+- test: class-E tests (changed ones are demoted and never vote), and their plumbing;
+- draft: drafts (never vote); other: documentation and configuration that changes nothing judged;
+- unmapped: owned by nothing, at base or head, and not documentation: fails closed.
+"""
+from __future__ import annotations
+
+import fnmatch
+import json
+import posixpath
+from dataclasses import dataclass, field
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+
+from . import facts as F
+from .classes import OracleClass, RegionKind, at_least, best_vote
+from .facts import Facts, TargetFact
+
+# -- inputs --------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Change:
+    """One changed path as git reports it, relative to the build root (`../` when outside it)."""
+
+    path: str
+    status: str  # A, M, D, R (renamed: old_path set) or T (type change)
+    old_path: Optional[str] = None
+    link: Optional[str] = None  # the head path is a symlink to this build-root-relative path
+    link_outside: bool = False  # ... which resolves outside the build root
+
+
+PRODUCTION = "production"
+ORACLE = "oracle"
+FLAKE_CONTROL = "flake_control"
+TEST = "test"
+DRAFT = "draft"
+OTHER = "other"
+UNMAPPED = "unmapped"
+LANES = (PRODUCTION, ORACLE, FLAKE_CONTROL, TEST, DRAFT, OTHER, UNMAPPED)
+
+AGENT = "agent"
+HUMAN = "human"
+
+CONFIG_BASENAMES = frozenset({
+    "pants.toml", ".pants.rc", ".pantsignore", ".gitignore", "pytest.ini", "tox.ini", "setup.cfg",
+    "pyproject.toml", ".coveragerc", "conftest.py",
+})
+PYTEST_CONFIGS = frozenset({"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", ".coveragerc"})
+DEFAULT_OTHER_GLOBS = ("*.md", "*.rst", "*.txt", "docs/*", "LICENSE*", "NOTICE*", "AUTHORS*", "CHANGELOG*",
+                       ".gitignore", ".pantsignore")
+# Options whose value cannot change what a test run means (reports, help, tailoring).
+HARMLESS_OPTIONS = frozenset({
+    "oracle-gate.report", "oracle-gate.junit", "oracle-gate.print_signatures", "oracle-gate.dry_run_format",
+    "test.open_coverage", "test.report", "test.report_dir", "test.output", "test.xml_dir",
+    "python.tailor_source_targets", "python.tailor_test_targets", "python.tailor_pex_binary_targets",
+    "python.tailor_ignore_empty_init_files", "python.tailor_requirements_targets", "python.tailor_ignore_solitary_init_files",
+    "python.tailor_pex_binary_targets", "python.macos_big_sur_compatibility", "python.run_against_entire_lockfile",
+    "GLOBAL.pants_version",
+})
+
+
+@dataclass(frozen=True)
+class Policy:
+    """What the judge is allowed to accept: from the command line or the base configuration only."""
+
+    lane: str = AGENT
+    accept_tautology: bool = False
+    other_globs: Tuple[str, ...] = DEFAULT_OTHER_GLOBS
+    exclude_tags: Tuple[str, ...] = ()
+
+
+# -- outputs -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Finding:
+    """A reason the comparison can already state, before anything runs."""
+
+    code: str
+    line: str
+    path: Optional[str] = None  # for annotations: the file it points at
+    lineno: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class ChangedPath:
+    path: str
+    status: str
+    lanes: Tuple[str, ...]
+    why: str = ""
+
+
+@dataclass(frozen=True)
+class OracleChange:
+    path: str  # the test or locked file (its address when it owns no file)
+    what: str  # changed | deleted | added | class_drop | fields | lost | plumbing | relocked
+    base_class: Optional[str]
+    head_class: Optional[str]
+    additive: bool = False
+
+
+@dataclass(frozen=True)
+class RegionPlan:
+    """A changed (or audited) production region and what must judge it."""
+
+    address: str  # head address (base address when it is gone at head)
+    path: str
+    status: str  # changed | added | deleted | reclassified | audited
+    kind: Optional[str]  # the kind that sets the floor (the base's, for existing regions)
+    head_kind: Optional[str]
+    required: Optional[str]  # the class required (P, L, E) or None (nothing required)
+    candidates: Tuple[str, ...]  # test addresses at head that may vote for it
+    base_oracles: Tuple[str, ...]  # P/L oracle paths that covered it at base
+    old_path: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    changes: Tuple[ChangedPath, ...]
+    regions: Tuple[RegionPlan, ...]
+    oracle_changes: Tuple[OracleChange, ...]
+    demoted: Tuple[str, ...]  # test addresses that run as diagnostics only
+    new_tests: Tuple[str, ...]  # tests that did not exist at base: they never vote on this diff
+    excluded: Tuple[str, ...]  # tests excluded by tag
+    findings: Tuple[Finding, ...]
+    classes: Tuple[Tuple[str, str], ...]  # test address -> class it votes with on this diff
+
+    @property
+    def class_of(self) -> Dict[str, OracleClass]:
+        return {a: OracleClass(c) for a, c in self.classes}
+
+    def lane_paths(self, lane: str) -> List[str]:
+        return sorted(c.path for c in self.changes if lane in c.lanes)
+
+    @property
+    def production_changed(self) -> bool:
+        return any(r.status != "audited" for r in self.regions)
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+def _floor(kind: Optional[str]) -> Optional[OracleClass]:
+    return RegionKind(kind).floor if kind else None
+
+
+def _rank(cls: Optional[OracleClass]) -> int:
+    return cls.rank if cls is not None else -1
+
+
+def _one_owner(targets: Iterable[TargetFact], roles: Iterable[str]) -> Optional[TargetFact]:
+    roles = set(roles)
+    found = [t for t in targets if t.role in roles]
+    return found[0] if found else None
+
+
+def _matches(path: str, globs: Iterable[str]) -> bool:
+    base = posixpath.basename(path)
+    return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(base, g) for g in globs)
+
+
+def _is_build_file(path: str) -> bool:
+    base = posixpath.basename(path)
+    return base == "BUILD" or base.startswith("BUILD.")
+
+
+def _is_pants_config(path: str) -> bool:
+    base = posixpath.basename(path)
+    return base in (".pants.rc", ".pantsignore") or (base.startswith("pants") and base.endswith(".toml"))
+
+
+def voting_class(facts: Facts, address: str) -> Optional[OracleClass]:
+    cls = facts.oracle_class(address)
+    return cls if cls is not None and cls.votes else None
+
+
+def option_changes(base: Facts, head: Facts, head_ranks: Mapping[str, str]) -> Tuple[Finding, ...]:
+    """Options set by the head's configuration files to a value the base did not have.
+
+    Values from the command line or the environment (ranks FLAG, ENVIRONMENT) are the caller's, not
+    the patch's; a harmless option or a new `pants.backend.*` backend changes no judge.
+    """
+    out = []
+    for key in sorted(set(base.option_map) | set(head.option_map)):
+        if key in HARMLESS_OPTIONS or head_ranks.get(key) in ("FLAG", "ENVIRONMENT"):
+            continue
+        b, h = base.option_map.get(key), head.option_map.get(key)
+        if b == h:
+            continue
+        if key == "GLOBAL.backend_packages" and isinstance(b, list) and isinstance(h, list):
+            added = [x for x in h if x not in b]
+            if all(x in h for x in b) and all(str(x).startswith("pants.backend.") for x in added):
+                continue
+        scope, _, name = key.partition(".")
+        out.append(Finding("CONFIG_CHANGE",
+                           f"CONFIG_CHANGE [{scope}].{name} base={json.dumps(b, sort_keys=True)} "
+                           f"head={json.dumps(h, sort_keys=True)}: set by the head's configuration"))
+    return tuple(out)
+
+
+# -- the comparison --------------------------------------------------------------------------------
+
+def compare(
+    base: Facts,
+    head: Facts,
+    changes: Sequence[Change],
+    policy: Policy,
+    head_ranks: Mapping[str, str] = {},  # noqa: B006 (read only)
+    baseline: Optional[Mapping[str, Optional[str]]] = None,
+    marker_added: FrozenSet[str] = frozenset(),
+    config_findings: Sequence[Finding] = (),
+    audit: Sequence[str] = (),
+) -> Comparison:
+    """`marker_added`: paths of existing tests where the diff added a flake marker (from syntax).
+    `config_findings`: CONFIG_CHANGE findings for pytest configuration files the diff changed.
+    `baseline`: region address -> best class that voted when the baseline was written (base's).
+    `audit`: on an empty diff, the production addresses to audit (regions with status audited).
+    """
+    changed_paths: Set[str] = set()
+    for c in changes:
+        changed_paths.add(c.path)
+        if c.old_path:
+            changed_paths.add(c.old_path)
+    deleted = {c.path for c in changes if c.status == "D"} | {c.old_path for c in changes if c.old_path}
+    renamed_to = {c.old_path: c.path for c in changes if c.old_path}
+
+    findings: List[Finding] = list(option_changes(base, head, head_ranks)) + list(config_findings)
+    oracle_changes: List[OracleChange] = []
+    demoted: Set[str] = set()
+    lanes_of: Dict[str, Set[str]] = {p: set() for p in changed_paths}
+    whys: Dict[str, List[str]] = {p: [] for p in changed_paths}
+
+    def mark(path: Optional[str], lane: str, why: str = "") -> None:
+        if path is None:
+            return
+        lanes_of.setdefault(path, set()).add(lane)
+        if why:
+            whys.setdefault(path, []).append(why)
+
+    excluded = tuple(sorted(
+        t.address for t in head.targets if t.is_test and set(t.tags) & set(policy.exclude_tags)))
+    excluded_set = set(excluded)
+
+    # Subjects: every file any non-generator target owns, at base or head; and file-less targets.
+    paths = set(base.by_path) | set(head.by_path)
+    fileless = {t.address for f in (base, head) for t in f.targets if not t.paths and t.role != F.GENERATOR}
+
+    def fields_changed(b: TargetFact, h: TargetFact) -> bool:
+        return b.address != h.address or b.fields != h.fields or b.role != h.role
+
+    # -- tests, locked files, plumbing: the judges --------------------------------------------------
+    base_class: Dict[str, Optional[OracleClass]] = {}
+    new_tests: Set[str] = set()
+    vote_class: Dict[str, OracleClass] = {}
+    oracle_closure_base = base.oracle_closure()
+    for p in sorted(paths):
+        b_owners, h_owners = base.owners(p), head.owners(p)
+        touched = p in changed_paths
+        b_test = _one_owner(b_owners, F.TEST_ROLES)
+        h_test = _one_owner(h_owners, F.TEST_ROLES)
+        if b_test is not None:
+            cb = base.oracle_class(b_test.address)
+            ch = head.oracle_class(h_test.address) if h_test is not None else None
+            base_class[p] = cb
+            changed = touched or h_test is None or fields_changed(b_test, h_test) or cb != ch \
+                or (h_test is not None and h_test.skip != b_test.skip)
+            lost = h_test is None or (h_test is not None and h_test.skip and not b_test.skip)
+            is_judge = cb in (OracleClass.PROPERTY, OracleClass.LOCKED) or b_test.role in (F.REPLAY, F.PROBES)
+            if h_test is not None and not changed:
+                if ch is not None and ch.votes:
+                    vote_class[h_test.address] = ch
+            elif is_judge:
+                what = "deleted" if p in deleted and h_test is None else (
+                    "lost" if lost else ("class_drop" if _rank(ch) < _rank(cb) else ("changed" if touched else "fields")))
+                oracle_changes.append(OracleChange(p, what, cb.value if cb else None, ch.value if ch else None))
+                mark(p, ORACLE, f"{b_test.address} is a class-{cb.value if cb else '?'} oracle at the base ({what})")
+                if not touched:
+                    # The BUILD file, config or plumbing that changed it is an oracle change too.
+                    mark(p, ORACLE)
+            elif b_test.role == F.DRAFT:
+                mark(p, DRAFT)
+            else:
+                if h_test is not None:
+                    demoted.add(h_test.address)
+                mark(p, TEST, "class-E test changed: demoted, it does not vote" if h_test else "class-E test removed")
+            if p in marker_added and b_test.role != F.DRAFT:
+                mark(p, FLAKE_CONTROL, "a flake marker (skip, xfail, rerun, timeout, ...) was added")
+        elif h_test is not None:
+            ch = head.oracle_class(h_test.address)
+            new_tests.add(h_test.address)
+            if h_test.role == F.DRAFT:
+                mark(p, DRAFT)
+            elif ch in (OracleClass.PROPERTY, OracleClass.LOCKED) or h_test.role in (F.REPLAY, F.PROBES):
+                oracle_changes.append(OracleChange(p, "added", None, ch.value if ch else None, additive=True))
+                mark(p, ORACLE, f"new class-{ch.value if ch else '?'} oracle")
+            else:
+                mark(p, TEST, "new class-E test")
+
+        # Locked files: their bytes and their lock are the oracle's expectations.
+        b_lock = _one_owner(b_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        h_lock = _one_owner(h_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        if b_lock is not None and b_lock.role in F.LOCK_ROLES:
+            relocked = h_lock is not None and h_lock.sha256 != b_lock.sha256
+            if touched or h_lock is None or relocked or fields_changed(b_lock, h_lock):
+                what = "deleted" if h_lock is None else ("relocked" if relocked else ("changed" if touched else "fields"))
+                oracle_changes.append(OracleChange(p, what, None, None))
+                mark(p, ORACLE, f"{b_lock.alias} {b_lock.address} ({what})")
+        elif h_lock is not None and h_lock.role in F.LOCK_ROLES and b_lock is None:
+            oracle_changes.append(OracleChange(p, "added", None, None, additive=True))
+            mark(p, ORACLE, f"new {h_lock.alias}")
+
+        # Test plumbing (conftest.py, python_test_utils): part of a judge when a P/L oracle uses it.
+        b_util = _one_owner(b_owners, [F.TEST_UTIL])
+        h_util = _one_owner(h_owners, [F.TEST_UTIL])
+        util = b_util or h_util
+        if util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
+            if b_util is not None and b_util.address in oracle_closure_base:
+                oracle_changes.append(OracleChange(p, "plumbing", None, None))
+                mark(p, ORACLE, f"test plumbing {b_util.address} is used by a P/L oracle at the base")
+            else:
+                users = set()
+                for facts_, t in ((base, b_util), (head, h_util)):
+                    if t is not None:
+                        users |= {a for a in facts_.transitive_dependents([t.address]) if facts_.is_test(a)}
+                demoted.update(a for a in users if head.is_test(a))
+                mark(p, TEST, "test plumbing of class-E tests changed: they are demoted")
+
+    # -- production regions ----------------------------------------------------------------------------
+    regions: List[RegionPlan] = []
+    region_kind_downgrade: List[Finding] = []
+    renamed_from_production = {new for old, new in renamed_to.items() if _one_owner(base.owners(old), [F.PRODUCTION])}
+    for p in sorted(paths):
+        b_prod = _one_owner(base.owners(p), [F.PRODUCTION])
+        h_path = renamed_to.get(p, p)
+        h_prod = _one_owner(head.owners(h_path), [F.PRODUCTION])
+        if b_prod is None and h_prod is None:
+            continue
+        touched = p in changed_paths or h_path in changed_paths
+        if b_prod is not None:
+            b_floor, h_floor = _floor(b_prod.region), _floor(h_prod.region if h_prod else None)
+            base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths]
+            base_oracles = tuple(sorted(t.paths[0] for t in base_cov
+                                        if voting_class(base, t.address) in (OracleClass.PROPERTY, OracleClass.LOCKED)))
+            static_best = best_vote(c for c in (voting_class(base, t.address) for t in base_cov) if c is not None)
+            if h_prod is None:
+                gone = p in deleted and not head.owners(p)
+                status = "deleted" if gone else "reclassified"
+                if not gone:
+                    findings.append(Finding(
+                        "REGION_DOWNGRADE",
+                        f"REGION_DOWNGRADE {p} was a {b_prod.region or 'unmapped'} production target at the base "
+                        f"({b_prod.address}) and is no longer production at head "
+                        f"({', '.join(t.alias for t in head.owners(p)) or 'owned by nothing'})", p))
+                mark(p, PRODUCTION, "base production target " + status)
+                required = b_floor
+                if gone:
+                    # Deleted code is judged by the oracles it had: they must still be there and pass.
+                    required = static_best if _rank(static_best) < _rank(b_floor) else b_floor
+                regions.append(RegionPlan(b_prod.address, p, status, b_prod.region, None, _cls(required), (),
+                                          base_oracles))
+                continue
+            if not (touched or fields_changed(b_prod, h_prod)):
+                continue
+            if b_floor is not None and _rank(h_floor) < _rank(b_floor):
+                region_kind_downgrade.append(Finding(
+                    "REGION_DOWNGRADE",
+                    f"REGION_DOWNGRADE {h_path} kind {b_prod.region} -> {h_prod.region or 'none'} "
+                    f"(floor {b_floor.value} -> {h_floor.value if h_floor else 'none'})", h_path))
+            required = b_floor
+            if baseline is not None and b_prod.address in baseline and not at_least(static_best, b_floor):
+                # The ratchet: a region keeps what it had; once it reaches its floor it keeps that.
+                required = _cls_or_none(baseline[b_prod.address])
+            mark(h_path, PRODUCTION)
+            if h_path != p:
+                mark(p, PRODUCTION)
+            regions.append(RegionPlan(h_prod.address, h_path, "changed", b_prod.region, h_prod.region, _cls(required),
+                                      _candidates(head, h_prod.address, excluded_set), base_oracles,
+                                      old_path=p if h_path != p else None))
+        else:
+            if p in renamed_from_production:
+                continue  # judged above, as the rename of its base region
+            mark(p, PRODUCTION, "new production region")
+            regions.append(RegionPlan(h_prod.address, p, "added", None, h_prod.region, _cls(_floor(h_prod.region)),
+                                      _candidates(head, h_prod.address, excluded_set), ()))
+    findings.extend(region_kind_downgrade)
+
+    # File-less targets whose evaluated fields changed (a requirement's version, a BUILD-only target).
+    for a in sorted(fileless):
+        b, h = base.by_address.get(a), head.by_address.get(a)
+        if b is not None and h is not None and not fields_changed(b, h):
+            continue
+        judged = any(t is not None and t.role == F.PRODUCTION for t in (b, h)) or (
+            h is not None and any(head.is_test(x) for x in head.transitive_dependents([a])))
+        if not judged:
+            continue  # nothing any test runs depends on it: it cannot change a verdict
+        status = "added" if b is None else ("deleted" if h is None else "changed")
+        kind = b.region if b is not None else (h.region if h is not None else None)
+        regions.append(RegionPlan(a, a, status, kind, h.region if h else None, _cls(_floor(kind)),
+                                  _candidates(head, a, excluded_set) if h is not None else (), ()))
+
+    # -- oracles lost by changed regions -----------------------------------------------------------------
+    for region in regions:
+        have_paths = {head.by_address[a].paths[0] for a in region.candidates
+                      if a in head.by_address and head.by_address[a].paths}
+        for path in region.base_oracles:
+            h_test = _one_owner(head.owners(path), F.TEST_ROLES)
+            missing = h_test is None or h_test.skip or (region.status != "deleted" and path not in have_paths)
+            if h_test is not None and h_test.address in excluded_set:
+                continue
+            if missing:
+                cls = base_class.get(path)
+                findings.append(Finding(
+                    "ORACLE_LOST",
+                    f"ORACLE_LOST {path} (class {cls.value if cls else '?'}) covered {region.path} at the base and "
+                    f"{'is gone' if h_test is None else ('is skipped' if h_test.skip else 'no longer covers it')} at head",
+                    path))
+
+    # -- unowned paths, config, symlinks --------------------------------------------------------------------
+    for c in changes:
+        for p in filter(None, (c.path, c.old_path)):
+            owned = bool(base.owners(p) or head.owners(p))
+            if p.startswith("../"):
+                mark(p, UNMAPPED, "outside the build root")
+                continue
+            if owned:
+                if c.link is not None and p == c.path:
+                    target_owned = bool(c.link and not c.link_outside and head.owners(c.link))
+                    if not target_owned:
+                        findings.append(Finding(
+                            "SYMLINK", f"SYMLINK {p} -> {c.link or '?'}: a judged path may not point at "
+                                       f"{'a path outside the build root' if c.link_outside else 'an unowned file'}", p))
+                continue
+            if _is_build_file(p) or _is_pants_config(p) or posixpath.basename(p) in CONFIG_BASENAMES:
+                if not lanes_of.get(p):
+                    mark(p, OTHER, "configuration: judged by what it changes")
+                continue
+            if _matches(p, policy.other_globs):
+                mark(p, OTHER)
+                continue
+            if not lanes_of.get(p):
+                mark(p, UNMAPPED, "owned by no target")
+    for f in findings:
+        if f.code == "CONFIG_CHANGE" and f.path:
+            mark(f.path, FLAKE_CONTROL)
+    config_changed = [f for f in findings if f.code == "CONFIG_CHANGE"]
+
+    # -- classes each test votes with on this diff ------------------------------------------------------
+    classes: Dict[str, OracleClass] = dict(vote_class)
+    if policy.lane == HUMAN:
+        # Reviewed by a person: changed and new oracles judge with their head class.
+        for t in head.targets:
+            cls = voting_class(head, t.address)
+            if t.is_test and cls is not None and t.address not in demoted:
+                classes.setdefault(t.address, cls)
+    for a in list(classes):
+        if a in excluded_set:
+            del classes[a]
+
+    # -- audit: every production target in the specs is a region ----------------------------------------
+    audited = {r.address for r in regions}
+    for a in audit:
+        t = head.by_address.get(a)
+        if t is None or a in audited or t.role != F.PRODUCTION or not (t.paths or t.region):
+            continue  # a requirement without a region is judged when it changes, not audited
+        kind = t.region
+        required = _floor(kind)
+        if baseline is not None and a in baseline:
+            static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(a)) if c)
+            if not at_least(static_best, required):
+                required = _cls_or_none(baseline[a])
+        regions.append(RegionPlan(a, t.paths[0] if t.paths else a, "audited", kind, kind, _cls(required),
+                                  _candidates(head, a, excluded_set), ()))
+
+    # Paths the diff touched, and paths whose evaluated meaning changed without their bytes
+    # changing (a BUILD edit, a configuration file, a dropped edge): status "E" (evaluated).
+    changed = tuple(
+        ChangedPath(p, next((c.status for c in changes if p in (c.path, c.old_path)), "E"),
+                    tuple(sorted(lanes_of.get(p) or {OTHER})), "; ".join(dict.fromkeys(whys.get(p, []))))
+        for p in sorted(changed_paths | {p for p, lanes in lanes_of.items() if lanes})
+    )
+    # Configuration changes are flake control even when no single path carries them.
+    if config_changed and not any(FLAKE_CONTROL in c.lanes for c in changed):
+        changed = changed + tuple(
+            ChangedPath(f.line.split(" ", 2)[1], "M", (FLAKE_CONTROL,), "effective configuration changed")
+            for f in config_changed
+        )
+    findings.extend(_lane_findings(changed, oracle_changes, policy))
+    return Comparison(
+        changes=changed,
+        regions=tuple(sorted(regions, key=lambda r: r.address)),
+        oracle_changes=tuple(sorted(oracle_changes, key=lambda o: o.path)),
+        demoted=tuple(sorted(demoted)),
+        new_tests=tuple(sorted(new_tests)),
+        excluded=excluded,
+        findings=tuple(findings),
+        classes=tuple(sorted((a, c.value) for a, c in classes.items())),
+    )
+
+
+def _cls(c: Optional[OracleClass]) -> Optional[str]:
+    return c.value if c is not None else None
+
+
+def _cls_or_none(value: Optional[str]) -> Optional[OracleClass]:
+    return OracleClass(value) if value else None
+
+
+def _candidates(head: Facts, address: str, excluded: Set[str]) -> Tuple[str, ...]:
+    return tuple(t.address for t in head.covering_tests(address) if t.address not in excluded and not t.skip)
+
+
+def _lane_findings(changes: Sequence[ChangedPath], oracle_changes: Sequence[OracleChange], policy: Policy) -> List[Finding]:
+    """The write-set rule: production and its judges never change together (agent lane)."""
+    out: List[Finding] = []
+    production = sorted(c.path for c in changes if PRODUCTION in c.lanes)
+    additive = {o.path for o in oracle_changes if o.additive}
+    guarded = [(lane, c.path) for c in changes for lane in (ORACLE, FLAKE_CONTROL) if lane in c.lanes]
+    for c in changes:
+        if UNMAPPED in c.lanes:
+            where = "is outside the build root" if c.path.startswith("../") else "is owned by no target"
+            out.append(Finding("UNMAPPED", f"UNMAPPED {c.path} {where}", c.path))
+    if policy.lane == HUMAN:
+        return out
+    if production:
+        more = f" (+{len(production) - 1} more)" if len(production) > 1 else ""
+        for lane, path in guarded:
+            out.append(Finding("WRITESET", f"WRITESET {lane} {path} changed with production {production[0]}{more}", path))
+    else:
+        for lane, path in guarded:
+            if lane == ORACLE and path in additive:
+                continue  # a new oracle on its own strengthens the judge; it is checked when it runs
+            out.append(Finding("ORACLE_CHANGE",
+                               f"ORACLE_CHANGE {lane} {path}: changing a judge is the human lane "
+                               f"(--oracle-gate-lane=human, after review)", path))
+    return out

@@ -1,0 +1,226 @@
+"""Production code that can tell it is under test: what a production diff adds that behaves
+differently when pytest or Hypothesis is loaded, reads the recorder's results, traces the
+interpreter, or writes the oracles that judge it.
+
+Read from the AST with names resolved through imports and aliases, and strings folded through
+concatenation, f-strings, `join`, `format`, slicing and path joins, so `import pytest as p`,
+`sys.modules.get("py" + "test")` and `Path("oracle") / "fixtures"` are all seen. A string that is
+never used (a docstring, a lone constant statement) and a comment are never findings.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+
+from .symbols import Names, argument, bounded, constant, is_noop, parse, statement_expressions
+
+TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
+# Containers that show whether (or how) a test runner is here.
+INTROSPECTED = {"sys.modules": "sys.modules", "sys.argv": "sys.argv", "sys.orig_argv": "sys.argv",
+                "os.environ": "os.environ", "os.environb": "os.environ", "os.getenv": "os.environ",
+                "os.getenvb": "os.environ", "sys._getframe": "the call stack", "inspect.stack": "the call stack",
+                "inspect.currentframe": "the call stack", "traceback.extract_stack": "the call stack",
+                "pkgutil.iter_modules": "the installed modules"}
+MENTIONS_RUNNER = re.compile(r"pytest|hypothesis|py\.test|oracle[-_]gate", re.IGNORECASE)
+# The recorder's results and Pants' extra output; written without the literal words on purpose so
+# that this module gives no finding on itself.
+RESULTS_PATH = re.compile(r"extra[-]output|oracle[-]gate/results|\.oracle[-]gate")
+TRACING = ("sys.settrace", "sys.setprofile", "sys.gettrace", "sys.getprofile", "sys.monitoring",
+           "threading.settrace", "threading.setprofile", "threading.settrace_all_threads",
+           "threading.setprofile_all_threads", "threading.gettrace", "threading.getprofile",
+           "ctypes.pythonapi.PyEval_SetTrace", "ctypes.pythonapi.PyEval_SetProfile")
+IMPORTERS = ("importlib.import_module", "__import__", "importlib.util.find_spec", "importlib.find_loader",
+             "pkgutil.find_loader", "pkgutil.get_loader", "importlib.metadata.version",
+             "importlib.metadata.distribution", "pkg_resources.get_distribution", "pkg_resources.require")
+# Callables that write, replace or remove a path: the positions and keywords of those paths.
+PATH_WRITERS: Dict[str, Tuple[Tuple[int, str], ...]] = {
+    "shutil.copy": ((1, "dst"),), "shutil.copy2": ((1, "dst"),), "shutil.copyfile": ((1, "dst"),),
+    "shutil.copytree": ((1, "dst"),), "shutil.copymode": ((1, "dst"),), "shutil.copystat": ((1, "dst"),),
+    "shutil.move": ((0, "src"), (1, "dst")), "shutil.rmtree": ((0, "path"),),
+    "os.replace": ((0, "src"), (1, "dst")), "os.rename": ((0, "src"), (1, "dst")),
+    "os.renames": ((0, "old"), (1, "new")), "os.remove": ((0, "path"),), "os.unlink": ((0, "path"),),
+    "os.rmdir": ((0, "path"),), "os.truncate": ((0, "path"),), "os.symlink": ((1, "dst"),),
+    "os.link": ((1, "dst"),), "os.chmod": ((0, "path"),), "os.utime": ((0, "path"),),
+    "pathlib.Path.write_text": ((0, "self"),), "pathlib.Path.write_bytes": ((0, "self"),),
+}
+PATH_METHODS = ("write_text", "write_bytes", "touch", "unlink", "rename", "replace", "rmdir", "symlink_to",
+                "hardlink_to", "chmod")
+PATH_RESULTS = ("parent", "with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute", "expanduser")
+WRITE_MODE = re.compile(r"[wax+]")
+WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
+
+
+@dataclass(frozen=True, order=True)
+class Finding:
+    path: str
+    line: int
+    what: str
+
+
+def _runner_modules(strings: Iterable[str]) -> List[str]:
+    out = []
+    for s in strings:
+        root = s.split(".")[0] if s != "py.test" else "pytest"
+        if root in TEST_MODULES:
+            out.append(root)
+    return sorted(set(out))
+
+
+def _is_under(path: str, oracle: str) -> bool:
+    parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+    want = [p for p in oracle.replace("\\", "/").split("/") if p not in ("", ".")]
+    if not want:
+        return False
+    anchored = not (path.startswith("/") or (parts and parts[0] in ("..", "*")) or "*" in parts)
+    starts = [0] if anchored else range(len(parts))
+    return any(parts[i: i + len(want)] == want for i in starts)
+
+
+class _Scan:
+    def __init__(self, source: str, oracle_paths: Tuple[str, ...]) -> None:
+        self.names = Names(parse(source))
+        self.oracle_paths = oracle_paths
+        self.found: List[Tuple[str, int, str]] = []  # (owner, line, what)
+
+    def add(self, node: ast.AST, what: str) -> None:
+        self.found.append((self.names.owner(node), getattr(node, "lineno", 0), what))
+
+    def run(self) -> List[Tuple[str, int, str]]:
+        for node, _owner in self.names.walk():
+            if isinstance(node, ast.Import):
+                for module in _runner_modules(a.name for a in node.names):
+                    self.add(node, f"imports {module}")
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                for module in _runner_modules([node.module or ""]):
+                    self.add(node, f"imports {module}")
+                for alias in node.names:
+                    self._tracing(node, {f"{node.module}.{alias.name}"})
+            elif isinstance(node, ast.Call):
+                self._call(node)
+            elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
+                self._tracing(node, self.names.resolve(node))
+            if isinstance(node, ast.stmt) and not is_noop(node):
+                self._statement(node)
+        return self.found
+
+    def _tracing(self, node: ast.AST, names: Set[str]) -> None:
+        for name in names:
+            for hook in TRACING:
+                if name == hook or name.startswith(hook + "."):
+                    self.add(node, f"uses {hook}")
+
+    def _call(self, call: ast.Call) -> None:
+        funcs = self.names.resolve(call.func)
+        if funcs & set(IMPORTERS) and call.args:
+            for module in _runner_modules(self.names.strings(call.args[0])):
+                self.add(call, f"imports {module}")
+        for target in self._written_paths(call, funcs):
+            if target is None:
+                continue
+            for value in self.names.strings(target, wildcard=True):
+                for oracle in self.oracle_paths:
+                    if _is_under(value, oracle):
+                        self.add(call, f"writes oracle path {value}")
+
+    def _written_paths(self, call: ast.Call, funcs: Set[str]) -> Iterator[ast.AST]:
+        if "open" in funcs:
+            mode = argument(call, 1, "mode")
+            modes = self.names.strings(mode) if mode is not None else {"r"}
+            if not modes or any(WRITE_MODE.search(m) for m in modes):
+                yield argument(call, 0, "file")  # type: ignore[misc]
+        if "os.open" in funcs:
+            flags = argument(call, 1, "flags")
+            named = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "") for n in ast.walk(flags)} \
+                if flags is not None else set()
+            if named & set(WRITE_FLAGS) or (flags is not None and not constant(flags)[0] and not named):
+                yield argument(call, 0, "path")  # type: ignore[misc]
+        for func in funcs & set(PATH_WRITERS):
+            for position, keyword in PATH_WRITERS[func]:
+                target = argument(call, position, keyword)
+                if target is not None:
+                    yield target
+        if isinstance(call.func, ast.Attribute) and not funcs & (set(PATH_WRITERS) | {"open", "os.open"}):
+            method = call.func.attr
+            if method in ("rename", "replace") and not self._path_like(call.func.value):
+                return  # str.replace, not Path.replace
+            if method in PATH_METHODS:
+                yield call.func.value
+                if method in ("rename", "replace", "symlink_to", "hardlink_to") and call.args:
+                    yield call.args[0]
+            elif method == "open":
+                mode = argument(call, 0, "mode")
+                if mode is not None and any(WRITE_MODE.search(m) for m in self.names.strings(mode) or {"w"}):
+                    yield call.func.value
+
+    def _path_like(self, node: ast.AST, depth: int = 0) -> bool:
+        """A pathlib path: built by Path(...), `/`, or a path method, possibly through a name."""
+        if depth > 8:
+            return False
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            return True
+        if isinstance(node, ast.Call):
+            if "pathlib.Path" in self.names.resolve(node.func):
+                return True
+            node = node.func
+        if isinstance(node, ast.Attribute):
+            return node.attr in PATH_RESULTS or self._path_like(node.value, depth + 1)
+        if isinstance(node, ast.Name):
+            return any(b[0] == "value" and b[1] is not None and self._path_like(b[1], depth + 1)
+                       for b in self.names.bindings(node))
+        return False
+
+    def _statement(self, stmt: ast.stmt) -> None:
+        """A statement's own expressions (not its nested blocks): a runner's name or variable
+        looked up in sys.modules, argv or the environment; a results path."""
+        nodes = statement_expressions(stmt)
+        introspects = sorted({INTROSPECTED[hook] for n in nodes
+                              if isinstance(n, (ast.Name, ast.Attribute, ast.Subscript, ast.Call))
+                              for name in self.names.resolve(n) for hook in INTROSPECTED
+                              if name == hook or name.startswith((hook + ".", hook + "[", hook + "("))})
+        strings: Set[str] = set()
+        for n in nodes:
+            if isinstance(n, (ast.Name, ast.JoinedStr, ast.BinOp, ast.Call, ast.Subscript)) or constant(n)[0]:
+                strings |= self.names.strings(n)
+        mentions = sorted((s for s in strings if MENTIONS_RUNNER.search(s)), key=lambda s: (-len(s), s))
+        if introspects and mentions:
+            self.add(stmt, f"looks up {mentions[0]!r} in {introspects[0]}")
+        for s in sorted(strings):
+            match = RESULTS_PATH.search(s)
+            if match:
+                self.add(stmt, f"refers to the results path ({match.group(0)})")
+                break
+
+
+def _findings(source: Optional[str], oracle_paths: Tuple[str, ...]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    seen: Set[Tuple[str, int, str]] = set()
+    out = []
+    for item in _Scan(source, oracle_paths).run():
+        if item not in seen:
+            seen.add(item)
+            out.append(item)
+    return out
+
+
+@bounded
+def test_aware_findings(path: str, base: Optional[str], head: Optional[str],
+                        oracle_paths: Iterable[str] = ()) -> Tuple[Finding, ...]:
+    """What `head` adds over `base` (None: absent) that lets production code behave differently
+    under test. A finding the base already had in the same symbol is not reported again, so moving
+    code or editing around it adds nothing. SourceError if either side does not parse."""
+    paths = tuple(p for p in oracle_paths if p.strip("/."))
+    before = Counter((owner, what) for owner, _line, what in _findings(base, paths))
+    out = []
+    for owner, line, what in _findings(head, paths):
+        if before[(owner, what)] > 0:
+            before[(owner, what)] -= 1
+            continue
+        out.append(Finding(path, line, what))
+    return tuple(sorted(out))
+
+
+test_aware_findings.__test__ = False  # type: ignore[attr-defined]  # a name pytest would collect

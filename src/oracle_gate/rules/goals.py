@@ -1,0 +1,242 @@
+"""The human lane's tools: write the adoption baseline, promote drafts, record traces.
+
+Each one writes files a person then reviews and lands as its own change; none of them runs
+implicitly, and the gate treats what they write as oracle changes.
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from typing import Dict, Tuple
+
+from pants.backend.python.goals.pytest_runner import TestMetadata, TestSetup, TestSetupRequest
+from pants.backend.python.subsystems.pytest import PythonTestFieldSet
+from pants.backend.python.target_types import PythonTestSourceField
+from pants.base.build_root import BuildRoot
+from pants.core.util_rules.environments import ChosenLocalEnvironmentName, EnvironmentName
+from pants.engine.console import Console
+from pants.engine.fs import Digest, DigestContents, DigestSubset, PathGlobs
+from pants.engine.goal import Goal, GoalSubsystem
+from pants.engine.internals.session import RunId
+from pants.engine.process import FallibleProcessResult, Process
+from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
+from pants.engine.target import FilteredTargets, Target
+from pants.option.option_types import StrListOption, StrOption
+from pants.util.frozendict import FrozenDict
+from pants.util.logging import LogLevel
+from pants.util.strutil import help_text
+
+from oracle_gate.core import compare as C
+from oracle_gate.core import facts as F
+from oracle_gate.core import verdict as V
+from oracle_gate.core.baseline import BaselineRegion, BaselineSkip, make_baseline
+from oracle_gate.core.digests import sha256_hex
+from oracle_gate.core.signature import normalize_name
+from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
+from oracle_gate.rules.gate import Sources, oracle_runs, run_set, targets_of
+from oracle_gate.rules.lock import rewrite_lock
+from oracle_gate.rules.runs import OracleRuns, OracleRunsRequest
+from oracle_gate.target_types import OracleDraftField, ReplaySourceField, Sha256Field
+
+# -- oracle-ratchet (writes the baseline) ----------------------------------------------------------------------------------
+
+
+class OracleRatchetSubsystem(GoalSubsystem):
+    name = "oracle-ratchet"
+    help = help_text(
+        """
+        Write the adoption baseline: run every covering test of every production target in the
+        specs once, and record per region the best class that voted, and every skip and xfail
+        that happened (by signature and marker). The gate then requires of a changed region
+        max(baseline class, floor once reached), and only skips the diff adds are UNLISTED_SKIP.
+        Writes the JSON and its `sha256` lock (an `oracle_baseline` target); land it in the human
+        lane.
+        """
+    )
+    output = StrOption(default="oracle/baseline.json", help="The baseline file, relative to the build root.")
+    exclude_tags = StrListOption(default=[], help="Tests with these tags (environment-bound) neither run nor count.")
+
+
+class OracleRatchet(Goal):
+    subsystem_cls = OracleRatchetSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+@goal_rule
+async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsystem, build_root: BuildRoot,
+                                specified: FilteredTargets, run_id: RunId) -> OracleRatchet:
+    tree = await Get(TreeFacts, TreeFactsRequest())
+    facts = tree.facts
+    policy = C.Policy(exclude_tags=tuple(subsystem.exclude_tags))
+    audit = tuple(t.address.spec for t in specified)
+    comp = C.compare(facts, facts, (), policy, audit=audit)
+    planned = run_set(facts, comp)
+    records = ()
+    if planned:
+        runs = await Get(OracleRuns, OracleRunsRequest(tuple(await targets_of(planned))))
+        records = runs.records
+    judged = oracle_runs(records, facts, comp, Sources({}, {}), run_id)
+    verdict = V.evaluate(V.GateInput(mode="audit", comparison=comp, runs=judged, ran_oracles=True))
+    regions = [BaselineRegion(rv.region.address, rv.region.path, rv.region.kind, rv.have.value if rv.have else None)
+               for rv in verdict.regions]
+    skips = [BaselineSkip(c.signature, normalize_name(c.nodeid), c.marker or c.outcome, c.reason)
+             for r in judged for c in r.cases if c.outcome in V.SKIP_OUTCOMES and c.signature]
+    infra = [r for r in judged if r.infra_error]
+    if infra:
+        console.print_stderr(f"oracle-ratchet: {len(infra)} test target(s) could not run (infrastructure), e.g. "
+                             f"{infra[0].address}: {infra[0].infra_error}; nothing written")
+        return OracleRatchet(exit_code=4)
+    baseline = make_baseline("", datetime.date.today().isoformat(), regions, skips)
+    text = baseline.dumps()
+    path = os.path.join(build_root.path, subsystem.output)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+    new_sha = sha256_hex(text.encode())
+    existing = [t for t in facts.targets if t.role == F.BASELINE and subsystem.output in t.paths]
+    if existing:
+        (target,) = await targets_of([existing[0].address])
+        written = rewrite_lock(build_root.path, target.address, target[Sha256Field].value, new_sha)
+        where = f"lock updated in {written}" if written else "its sha256 is unchanged"
+    else:
+        build = os.path.join(os.path.dirname(path), "BUILD")
+        with open(build, "a", encoding="utf-8") as f:
+            f.write(f'\n# The adoption ratchet (`pants oracle-ratchet`): changing it is a human-lane change.\n'
+                    f'oracle_baseline(name="baseline", source="{os.path.basename(path)}", sha256="{new_sha}")\n')
+        where = f"target added to {os.path.relpath(build, build_root.path)}"
+    counts: Dict[str, int] = {}
+    for r in regions:
+        counts[r.best or "none"] = counts.get(r.best or "none", 0) + 1
+    console.print_stdout(f"BASELINE {subsystem.output} regions={len(regions)} "
+                         + " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
+                         + f" skips={len(baseline.skip_rows)} sha256={new_sha[:12]} ({where})")
+    return OracleRatchet(exit_code=0)
+
+
+# -- oracle-promote -----------------------------------------------------------------------------------
+
+
+class OraclePromoteSubsystem(GoalSubsystem):
+    name = "oracle-promote"
+    help = help_text(
+        """
+        Promote drafts to property oracles (seed 000): move each given `oracle_draft` file into a
+        directory owned by an `oracle_properties` target. A human-lane change: review, then land
+        it on its own.
+        """
+    )
+    to = StrOption(default="oracle/properties", help="The directory (with an `oracle_properties` target) that receives the files.")
+
+
+class OraclePromote(Goal):
+    subsystem_cls = OraclePromoteSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+@goal_rule
+async def promote_drafts(console: Console, subsystem: OraclePromoteSubsystem, build_root: BuildRoot,
+                         targets: FilteredTargets) -> OraclePromote:
+    drafts = [t for t in targets if t.has_field(OracleDraftField)]
+    if not drafts:
+        console.print_stderr("oracle-promote: no oracle_draft targets in the given specs")
+        return OraclePromote(exit_code=2)
+    dest = os.path.join(build_root.path, subsystem.to)
+    if not os.path.isdir(dest) or not any(n == "BUILD" or n.startswith("BUILD.") for n in os.listdir(dest)):
+        console.print_stderr(f"oracle-promote: {subsystem.to} has no BUILD file (it needs an `oracle_properties` target)")
+        return OraclePromote(exit_code=2)
+    exit_code = 0
+    for t in drafts:
+        source = t[PythonTestSourceField].file_path
+        target_path = os.path.join(subsystem.to, os.path.basename(source))
+        if os.path.exists(os.path.join(build_root.path, target_path)):
+            console.print_stderr(f"oracle-promote: {target_path} exists; not overwriting")
+            exit_code = 2
+            continue
+        shutil.move(os.path.join(build_root.path, source), os.path.join(build_root.path, target_path))
+        console.print_stdout(f"PROMOTED {t.address} -> {target_path}")
+    return OraclePromote(exit_code=exit_code)
+
+
+# -- oracle-record --------------------------------------------------------------------------------------
+
+
+class OracleRecordSubsystem(GoalSubsystem):
+    name = "oracle-record"
+    help = help_text(
+        """
+        Record characterization traces: feed the inputs of each given `oracle_replay` file to its
+        entry point in the test sandbox, write what the current code returns as the outputs, and
+        update the file's `sha256` lock. A human-lane change.
+        """
+    )
+
+
+class OracleRecord(Goal):
+    subsystem_cls = OracleRecordSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+@dataclass(frozen=True)
+class RecordRequest:
+    target: Target
+    metadata: TestMetadata
+
+
+@dataclass(frozen=True)
+class Recorded:
+    address: str
+    lines: Tuple[str, ...]  # JSON lines {"input", "kwargs", "output"}
+    error: str
+
+
+@rule(desc="Record traces", level=LogLevel.DEBUG)
+async def record_traces(request: RecordRequest, local_env: ChosenLocalEnvironmentName) -> Recorded:
+    field_set = PythonTestFieldSet.create(request.target)
+    setup = await Get(
+        TestSetup,
+        {TestSetupRequest((field_set,), request.metadata, is_debug=False,
+                          extra_env=FrozenDict({"ORACLE_GATE_RECORD": "1"})): TestSetupRequest,
+         local_env.val: EnvironmentName},
+    )
+    result = await Get(FallibleProcessResult, {setup.process: Process, local_env.val: EnvironmentName})
+    subset = await Get(Digest, DigestSubset(result.output_digest, PathGlobs(["extra-output/oracle-gate/recorded/*"])))
+    contents = await Get(DigestContents, Digest, subset)
+    lines = tuple(l for fc in contents for l in fc.content.decode("utf-8").splitlines() if l.strip())
+    error = "" if result.exit_code == 0 else (result.stdout.decode(errors="replace")[-800:] or f"exit {result.exit_code}")
+    return Recorded(request.target.address.spec, lines, error)
+
+
+@goal_rule
+async def record_oracle_traces(console: Console, build_root: BuildRoot, targets: FilteredTargets) -> OracleRecord:
+    replays = [t for t in targets if t.has_field(ReplaySourceField)]
+    if not replays:
+        console.print_stderr("oracle-record: no oracle_replay targets in the given specs")
+        return OracleRecord(exit_code=2)
+    runs = await Get(OracleRuns, OracleRunsRequest(tuple(replays)))
+    metadata = {a: md for addresses, md in runs.batches for a in addresses}
+    recorded = await MultiGet(Get(Recorded, RecordRequest(t, metadata[t.address.spec])) for t in replays)
+    exit_code = 0
+    for t, rec in zip(replays, recorded):
+        if rec.error or not rec.lines:
+            console.print_stderr(f"oracle-record: {rec.address}: recording failed: {rec.error or 'no lines recorded'}")
+            exit_code = 1
+            continue
+        rows = sorted((json.loads(l) for l in rec.lines), key=lambda r: r["line"])
+        text = "".join(json.dumps({k: v for k, v in (("input", r["input"]), ("kwargs", r.get("kwargs")), ("output", r["output"]))
+                                   if v is not None}, sort_keys=True) + "\n" for r in rows)
+        path = t[ReplaySourceField].file_path
+        with open(os.path.join(build_root.path, path), "w", encoding="utf-8") as f:
+            f.write(text)
+        new_sha = sha256_hex(text.encode())
+        old_sha = t[Sha256Field].value
+        written = rewrite_lock(build_root.path, t.address, old_sha, new_sha) if new_sha != old_sha else None
+        console.print_stdout(f"RECORDED {rec.address} lines={len(rows)} sha256={new_sha[:12]}"
+                             + (f" (lock updated in {written})" if written else " (unchanged)" if new_sha == old_sha else ""))
+    return OracleRecord(exit_code=exit_code)
+
+
+def rules():
+    return collect_rules()

@@ -1,0 +1,205 @@
+"""Running oracles and mutants through Pants' own pytest runner, one fact per rule.
+
+Oracle runs are the very processes `pants test` runs (same partitions, `[test].batch_size`
+batching, environments, cache keys), so a gate and a `pants test` share cache entries. A mutant run
+is the same process with one more environment variable (the mutant), cached by that value: a
+mutant's result depends only on the mutant and the oracle, never on the diff that asked for it.
+A failure of the infrastructure (resolve, download, sandbox) is caught per batch and reported as
+such, never as a test failure.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+from pants.backend.python.goals.pytest_runner import PyTestRequest, TestMetadata, TestSetup, TestSetupRequest
+from pants.backend.python.subsystems.pytest import PythonTestFieldSet
+from pants.core.goals.test import TestRequest, TestResult, TestSubsystem
+from pants.core.util_rules.environments import (
+    ChosenLocalEnvironmentName,
+    EnvironmentName,
+    SingleEnvironmentNameRequest,
+)
+from pants.core.util_rules.partitions import Partitions
+from pants.engine.fs import Digest, DigestContents, DigestSubset, PathGlobs
+from pants.engine.process import FallibleProcessResult, Process, ProcessCacheScope, ProcessResultMetadata
+from pants.engine.rules import Get, MultiGet, collect_rules, rule
+from pants.engine.target import Target
+from pants.util.collections import partition_sequentially
+from pants.util.frozendict import FrozenDict
+from pants.util.logging import LogLevel
+
+from oracle_gate.core import results as R
+
+EXTRA_OUTPUT = "extra-output"
+
+
+@dataclass(frozen=True)
+class TargetRecord:
+    """One test target's share of a run: Pants' facts about the process and the recorder's file."""
+
+    address: str
+    path: str
+    exit_code: Optional[int]
+    metadata: Optional[ProcessResultMetadata]  # Pants' cache status, relative to a run id
+    session: Optional[R.SessionResults]
+    error: str  # why there is no usable record (unreadable file, infrastructure failure)
+    infra: bool  # the run itself could not happen
+    output_tail: str
+    xml: Optional[Digest] = None
+
+
+def _tail(text: str, lines: int = 12) -> str:
+    kept = [l.rstrip() for l in text.splitlines() if l.strip()][-lines:]
+    return " | ".join(kept)[-1500:]
+
+
+def _read_session(contents: DigestContents, prefix: str) -> Tuple[Optional[R.SessionResults], str]:
+    wanted = f"{prefix}{R.RESULTS_RELPATH}"
+    for fc in contents:
+        if fc.path == wanted:
+            try:
+                return R.loads(fc.content), ""
+            except R.ResultsError as e:
+                return None, f"the results file is malformed: {e}"
+    return None, "the sandbox left no results file (the session crashed, timed out or called os._exit)"
+
+
+def _first_line(e: BaseException) -> str:
+    text = " ".join(str(e).split())
+    for marker in ("There were", "Error:", "error:", "ERROR:"):
+        if marker in text:
+            text = text[text.index(marker):]
+            break
+    return f"{type(e).__name__}: {text[:400]}"
+
+
+# -- oracle batches ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class OracleBatchRequest:
+    batch: PyTestRequest.Batch
+    environment: EnvironmentName
+
+
+@dataclass(frozen=True)
+class OracleBatchOutcome:
+    records: Tuple[TargetRecord, ...]
+
+
+@rule(desc="Run an oracle batch", level=LogLevel.DEBUG)
+async def run_oracle_batch(request: OracleBatchRequest) -> OracleBatchOutcome:
+    paths = {fs.address.spec: fs.source.file_path for fs in request.batch.elements}
+    try:
+        result = await Get(TestResult, {request.batch: TestRequest.Batch, request.environment: EnvironmentName})
+    except Exception as e:  # the engine raises for resolve/download/sandbox failures
+        why = _first_line(e)
+        return OracleBatchOutcome(tuple(TargetRecord(a, p, None, None, None, why, True, "") for a, p in sorted(paths.items())))
+    contents = await Get(DigestContents, Digest, result.extra_output.digest)
+    session, error = _read_session(contents, "")
+    tail = _tail(result.stdout + "\n" + result.stderr)
+    xml = result.xml_results.digest if result.xml_results is not None else None
+    return OracleBatchOutcome(tuple(
+        TargetRecord(a, p, result.exit_code, result.result_metadata, session, error, False, tail, xml)
+        for a, p in sorted(paths.items())
+    ))
+
+
+@dataclass(frozen=True)
+class OracleRunsRequest:
+    targets: Tuple[Target, ...]
+
+
+@dataclass(frozen=True)
+class OracleRuns:
+    records: Tuple[TargetRecord, ...]
+    batches: Tuple[Tuple[Tuple[str, ...], TestMetadata], ...]  # addresses per batch, and its metadata
+
+
+@rule(desc="Run the oracles", level=LogLevel.DEBUG)
+async def run_oracles(
+    request: OracleRunsRequest, test_subsystem: TestSubsystem, local_env: ChosenLocalEnvironmentName
+) -> OracleRuns:
+    field_sets = [PythonTestFieldSet.create(t) for t in request.targets if PythonTestFieldSet.is_applicable(t)]
+    if not field_sets:
+        return OracleRuns((), ())
+    partitions = await Get(
+        Partitions,
+        {PyTestRequest.PartitionRequest(tuple(field_sets)): TestRequest.PartitionRequest, local_env.val: EnvironmentName},
+    )
+    # Batches exactly as `pants test` cuts them, so the processes (and cache keys) are the same.
+    batches = [
+        PyTestRequest.Batch(PyTestRequest.tool_name, tuple(batch), partition.metadata)
+        for partition in partitions
+        for batch in partition_sequentially(
+            partition.elements, key=lambda x: str(x.address),
+            size_target=test_subsystem.batch_size, size_max=2 * test_subsystem.batch_size,
+        )
+    ]
+    environments = await MultiGet(
+        Get(EnvironmentName, SingleEnvironmentNameRequest,
+            SingleEnvironmentNameRequest.from_field_sets(b.elements, b.description))
+        for b in batches
+    )
+    outcomes = await MultiGet(Get(OracleBatchOutcome, OracleBatchRequest(b, e)) for b, e in zip(batches, environments))
+    return OracleRuns(
+        tuple(r for o in outcomes for r in o.records),
+        tuple((tuple(fs.address.spec for fs in b.elements), b.partition_metadata) for b in batches),
+    )
+
+
+# -- mutants --------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MutantRunRequest:
+    target: Target
+    metadata: TestMetadata
+    env_value: str  # ORACLE_GATE_MUTANT
+    mutant_id: str
+    timeout_seconds: int
+
+
+@dataclass(frozen=True)
+class MutantRun:
+    mutant_id: str
+    address: str
+    killed: bool
+    served: bool  # the mutant's module was actually loaded
+    detail: str
+
+
+@rule(desc="Run a mutant against an oracle", level=LogLevel.DEBUG)
+async def run_mutant(request: MutantRunRequest, local_env: ChosenLocalEnvironmentName) -> MutantRun:
+    field_set = PythonTestFieldSet.create(request.target)
+    address = request.target.address.spec
+    try:
+        setup = await Get(
+            TestSetup,
+            {TestSetupRequest((field_set,), request.metadata, is_debug=False,
+                              extra_env=FrozenDict({"ORACLE_GATE_MUTANT": request.env_value})): TestSetupRequest,
+             local_env.val: EnvironmentName},
+        )
+        process = dataclasses.replace(
+            setup.process,
+            description=f"oracle-gate mutant {request.mutant_id} against {address}",
+            timeout_seconds=request.timeout_seconds,
+            # A mutant's outcome is a fact about two digests: keep it, killed or not.
+            cache_scope=ProcessCacheScope.ALWAYS,
+        )
+        result = await Get(FallibleProcessResult, {process: Process, local_env.val: EnvironmentName})
+    except Exception as e:
+        return MutantRun(request.mutant_id, address, False, False, f"not run: {_first_line(e)}")
+    subset = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))
+    contents = await Get(DigestContents, Digest, subset)
+    session, error = _read_session(contents, f"{EXTRA_OUTPUT}/")
+    served = bool(session and session.mutant and session.mutant.served)
+    if session is None:
+        # No results: the mutant crashed the session or hung past the timeout. That is a kill.
+        return MutantRun(request.mutant_id, address, True, True, error)
+    failed = [t.nodeid for t in session.tests if t.outcome in ("failed", "error")]
+    killed = bool(failed) or not session.complete or result.exit_code != 0
+    detail = f"killed by {failed[0]}" if failed else ("killed: session incomplete" if killed else "survived")
+    return MutantRun(request.mutant_id, address, killed, served, detail)
+
+
+def rules():
+    return collect_rules()

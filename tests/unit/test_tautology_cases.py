@@ -1,0 +1,250 @@
+import ast
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oracle_gate.core.symbols import SourceError, render
+from oracle_gate.core.tautology import Finding, tautology_findings
+
+ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
+
+
+def r(text: str) -> str:
+    """How this Python renders an expression in a finding (source text from 3.9 on)."""
+    return render(ast.parse(text, mode="eval").body)
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def production(directory: str, package: str):
+    return {f"{package}.{p.stem}" if p.stem != "__init__" else package: p.read_text()
+            for p in sorted((ROOT / directory).glob("*.py"))}
+
+
+BILLING = production("examples/billing/src/billing", "billing")
+CORE = production("src/oracle_gate/core", "oracle_gate.core")
+TAX_PROPS = (ROOT / "examples/billing/oracle/properties/test_tax_props.py").read_text()
+SCHEMA_PROPS = (ROOT / "examples/billing/oracle/properties/test_schema_props.py").read_text()
+
+
+def whys(source: str, prod=BILLING):
+    return sorted((f.test, f.why.split(":")[0]) for f in tautology_findings(source, prod))
+
+
+def test_the_existing_properties_are_not_tautologies():
+    billing = sorted((ROOT / "examples/billing/oracle/properties").glob("test_*.py"))
+    core = sorted((ROOT / "oracle/properties").glob("test_*.py"))
+    assert len(billing) >= 5 and len(core) >= 7
+    for path in billing:
+        assert tautology_findings(path.read_text(), BILLING) == (), path
+    for path in core:
+        assert tautology_findings(path.read_text(), CORE) == (), path
+    for path in sorted((ROOT / "examples/billing/tests").glob("test_*.py")):
+        assert tautology_findings(path.read_text(), BILLING) == (), path
+
+
+def test_assert_true_replacing_an_assertion():
+    patched = TAX_PROPS.replace("assert tax(lo, rate) <= tax(hi, rate)", "assert True")
+    assert whys(patched) == [("test_tax_is_monotone_in_the_amount", "calls no production code"),
+                             ("test_tax_is_monotone_in_the_amount", "constant assertion"),
+                             ("test_tax_is_monotone_in_the_amount", "ignores its inputs")]
+    for constant in ("1", '"x"', "(lo, 'the bound holds')", "not None", "lo or True", "1 <= 2",
+                     "isinstance(lo, object)", "len([lo]) >= 0"):
+        patched = TAX_PROPS.replace("tax(lo, rate) <= tax(hi, rate)", f"{constant} and tax(lo, rate) >= 0"
+                                    if constant == "1" else constant)
+        found = [f.why for f in tautology_findings(patched, BILLING) if f.test == "test_tax_is_monotone_in_the_amount"]
+        assert any(w.startswith("constant assertion") for w in found) or constant == "1", (constant, found)
+
+
+def test_the_same_expression_on_both_sides():
+    patched = SCHEMA_PROPS.replace('assert f"missing {key}" in problems(doc)', "assert problems(doc) == problems(doc)")
+    assert tautology_findings(patched, BILLING) == (Finding(
+        "test_dropping_a_required_key_is_always_a_problem",
+        f"constant assertion: assert {r('problems(doc) == problems(doc)')} compares an expression with itself"),)
+    through_locals = SCHEMA_PROPS.replace(
+        'assert f"missing {key}" in problems(doc)', "a = problems(doc)\n    b = problems(doc)\n    assert a == b")
+    assert whys(through_locals) == [("test_dropping_a_required_key_is_always_a_problem", "constant assertion")]
+
+
+def test_a_comparison_across_a_state_change_is_not_constant():
+    source = src('''
+        from billing.store import Store
+
+        def test_a_rejected_credit_changes_nothing():
+            s = Store({"a": 1})
+            before = s.total()
+            try:
+                s.apply_credit("a", -5)
+            except ValueError:
+                pass
+            after = s.total()
+            assert after == before
+        ''')
+    assert tautology_findings(source, BILLING) == ()
+
+
+def test_a_strategy_narrowed_to_one_value():
+    patched = TAX_PROPS.replace("rates = st.integers(0, 10_000)", "rates = st.just(5)")
+    assert whys(patched) == [(t, "narrowed strategy") for t in (
+        "test_amount_due_is_the_amount_plus_its_tax", "test_tax_is_monotone_in_the_amount",
+        "test_tax_is_within_half_a_cent_of_the_exact_value")]
+    for narrowed in ("st.integers(5, 5)", "st.integers(min_value=10**3, max_value=1000)", "st.sampled_from([7])",
+                     "st.none()", "st.builds(dict)", "st.just(1).map(str)", "st.lists(st.integers(), max_size=0)",
+                     "st.tuples(st.just(1), st.none())", "st.text(alphabet='a', min_size=3, max_size=3)",
+                     "st.one_of(st.just(2))", "st.integers(0, 0).filter(bool)"):
+        patched = TAX_PROPS.replace("@given(cents, rates)\ndef test_amount_due", f"@given(cents, {narrowed})\ndef test_amount_due")
+        found = whys(patched)
+        assert found == [("test_amount_due_is_the_amount_plus_its_tax", "narrowed strategy")], narrowed
+    spelled = src('''
+        from hypothesis import given, strategies
+        from hypothesis.strategies import just as only
+        from billing.tax import tax
+
+        five = only(5)
+
+        @given(c=strategies.integers(0, 9), rate=five)
+        def test_tax_is_small(c, rate):
+            assert tax(c, rate) <= c
+        ''')
+    assert whys(spelled) == [("test_tax_is_small", "narrowed strategy")]
+
+
+def test_wide_strategies_are_not_narrowed():
+    source = src('''
+        from hypothesis import given, strategies as st
+        from billing.store import Store
+
+        @given(st.builds(Store, st.dictionaries(st.text(), st.integers(0, 9))), st.sampled_from(["a", "b"]),
+               st.lists(st.integers(), min_size=2, max_size=2), st.integers(0, 1))
+        def test_credit_adds(store, account, pair, bit):
+            assert store.apply_credit(account, 1 + sum(pair) ** 2 + bit) > 0
+        ''')
+    assert tautology_findings(source, BILLING) == ()
+
+
+def test_a_property_that_drops_its_use_of_the_inputs():
+    patched = TAX_PROPS.replace("assert abs(tax(c, rate) * 10_000 - c * rate) <= 5_000",
+                                "assert abs(tax(100, 250) * 10_000 - 100 * 250) <= 5_000")
+    assert whys(patched) == [("test_tax_is_within_half_a_cent_of_the_exact_value", "ignores its inputs")]
+    drawn = src('''
+        from hypothesis import given, strategies as st
+        from billing.money import split
+
+        @given(st.data())
+        def test_split_draws(data):
+            total = data.draw(st.integers(0, 100))
+            shares = split(total, 3)
+            assert sum(shares) == total
+        ''')
+    assert tautology_findings(drawn, BILLING) == ()
+    assert whys(drawn.replace("assert sum(shares) == total", "assert sum(split(9, 3)) == 9")) == [
+        ("test_split_draws", "ignores its inputs")]
+
+
+def test_an_expected_value_re_implemented_from_the_implementation():
+    for expected in ("(c * rate + 5_000) // 10_000", "(5000 + rate * c) // 10**4"):
+        patched = TAX_PROPS.replace("assert amount_due(c, rate) == c + tax(c, rate) >= c",
+                                    f"assert tax(c, rate) == {expected}")
+        assert tautology_findings(patched, BILLING) == (Finding(
+            "test_amount_due_is_the_amount_plus_its_tax",
+            f"re-implements the implementation: {r('(cents * rate_bp + 5000) // 10000')} in billing.tax.tax"),), expected
+    through_a_local = TAX_PROPS.replace("assert amount_due(c, rate) == c + tax(c, rate) >= c",
+                                        "expected = c + (c * rate + 5_000) // 10_000\n"
+                                        "    assert amount_due(c, rate) == expected")
+    assert whys(through_a_local) == [("test_amount_due_is_the_amount_plus_its_tax", "re-implements the implementation")]
+    through_a_helper = TAX_PROPS.replace("assert amount_due(c, rate) == c + tax(c, rate) >= c",
+                                         "assert amount_due(c, rate) == c + expected_tax(c, rate)")
+    through_a_helper += "\n\ndef expected_tax(cents, rate):\n    return (cents * rate + 5000) // 10000\n"
+    assert whys(through_a_helper) == [("test_amount_due_is_the_amount_plus_its_tax", "re-implements the implementation")]
+
+
+def test_a_property_that_calls_nothing_from_billing():
+    source = src('''
+        from hypothesis import given, strategies as st
+        from billing.schema import REQUIRED
+
+        @given(st.lists(st.integers()))
+        def test_sorting_is_idempotent(xs):
+            assert sorted(sorted(xs)) == sorted(xs)
+
+        def test_required_keys():
+            assert REQUIRED == ("id", "lines")
+        ''')
+    assert whys(source) == [("test_required_keys", "calls no production code"),
+                            ("test_sorting_is_idempotent", "calls no production code")]
+    # Unknown fixtures and helpers of other test modules may reach production: no finding unseen.
+    assert whys("from tests.factories import make_store\ndef test_total():\n    assert make_store().total() == 3\n") == []
+    assert whys("from .factories import make_store\ndef test_total():\n    assert make_store().total() == 3\n") == []
+    assert whys("import json\ndef test_json():\n    assert json.loads('[1]') == [1]\n") == [
+        ("test_json", "calls no production code")]
+    assert whys("def test_total(store):\n    assert store.total() == 3\n") == []
+    assert whys("def test_total(store):\n    assert store.total() == 3\n", {}) == []
+
+
+def test_assertions_that_cannot_run_or_cannot_fail_are_not_assertions():
+    source = src('''
+        import pytest
+        from billing.tax import tax
+
+        def test_after_return():
+            return
+            assert tax(1, 2) == 0
+
+        def test_under_if_false():
+            if False:
+                assert tax(1, 2) == 0
+
+        def test_swallowed():
+            try:
+                assert tax(1, 2) == 0
+            except AssertionError:
+                pass
+
+        def test_no_assert_at_all():
+            tax(1, 2)
+
+        def test_raises_counts():
+            with pytest.raises(ValueError):
+                tax(-1, 2)
+
+        def test_helper_counts():
+            check(tax(1, 2))
+
+        def check(value):
+            assert value >= 0
+
+        class TestTax:
+            def test_unittest_style(self):
+                self.assertEqual(tax(1, 2), 0)
+
+            def test_same_sides(self):
+                self.assertEqual(tax(1, 2), tax(1, 2))
+
+        def test_only_named_errors_may_escape():
+            try:
+                tax(1, 2)
+            except ValueError:
+                pass
+
+        def test_every_error_is_swallowed():
+            try:
+                tax(1, 2)
+            except Exception:
+                pass
+
+        def helper_not_a_test():
+            pass
+        ''')
+    assert whys(source) == [("TestTax.test_same_sides", "constant assertion"), ("test_after_return", "no assertion"),
+                            ("test_every_error_is_swallowed", "no assertion"), ("test_no_assert_at_all", "no assertion"),
+                            ("test_swallowed", "no assertion"),
+                            ("test_under_if_false", "no assertion")]
+
+
+def test_unparsable_test_source_is_a_source_error_and_bad_production_is_skipped():
+    with pytest.raises(SourceError):
+        tautology_findings("def test(:\n", BILLING)
+    assert tautology_findings("from m import f\ndef test_f():\n    assert f(1) == 2\n", {"m": "def f(:"}) == ()

@@ -1,0 +1,189 @@
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from oracle_gate.core.symbols import SourceError
+from oracle_gate.core.testaware import Finding, test_aware_findings
+
+ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
+ORACLES = ("oracle", "examples/billing/oracle")
+
+
+def src(text: str) -> str:
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def whats(head: str, base=None):
+    return [(f.line, f.what) for f in test_aware_findings("src/m.py", base, head, ORACLES)]
+
+
+def test_honest_production_code_has_no_findings():
+    billing = sorted((ROOT / "examples/billing/src/billing").glob("*.py"))
+    core = sorted((ROOT / "src/oracle_gate/core").glob("*.py"))
+    assert len(billing) >= 6 and len(core) >= 10
+    for path in billing + core:
+        found = test_aware_findings(str(path), None, path.read_text(), ORACLES)
+        if path.name == "results.py":  # the results protocol itself names the results path
+            found = tuple(f for f in found if not f.what.startswith("refers to the results path"))
+        assert found == (), path
+
+
+def test_imports_of_test_runners_in_every_form():
+    source = src('''
+        import importlib
+        import pytest as p
+        from _pytest import outcomes
+        import hypothesis.strategies
+        mod = importlib.import_module("py" + "test")
+        hyp = __import__("hypothesis")
+        spec = importlib.util.find_spec("pytest")
+        ''')
+    assert whats(source) == [(2, "imports pytest"), (3, "imports _pytest"), (4, "imports hypothesis"),
+                             (5, "imports pytest"), (6, "imports hypothesis"), (7, "imports pytest")]
+
+
+def test_runner_lookups_in_sys_modules_argv_and_the_environment():
+    source = src('''
+        import os
+        import sys
+        from os import environ as env
+
+        KEY = "PYTEST_" + "CURRENT_TEST"
+
+
+        def under_test():
+            if "pytest" in sys.modules:
+                return True
+            if sys.modules.get("tsetyp"[::-1]) is not None:
+                return True
+            if any(name.startswith("hypothesis") for name in sys.modules):
+                return True
+            if os.environ.get(KEY) or os.getenv("HYPOTHESIS_PROFILE"):
+                return True
+            if "PYTEST_XDIST_WORKER" in env:
+                return True
+            return os.path.basename(sys.argv[0]) == "py.test"
+        ''')
+    assert whats(source) == [
+        (9, "looks up 'pytest' in sys.modules"), (11, "looks up 'pytest' in sys.modules"),
+        (13, "looks up 'hypothesis' in sys.modules"), (15, "looks up 'PYTEST_CURRENT_TEST' in os.environ"),
+        (17, "looks up 'PYTEST_XDIST_WORKER' in os.environ"), (19, "looks up 'py.test' in sys.argv")]
+
+
+def test_the_call_stack_installed_distributions_and_the_gates_own_variables():
+    source = src('''
+        import importlib.metadata
+        import os
+        import sys
+
+        def under_test():
+            frame = sys._getframe(1)
+            if frame.f_globals.get("__name__", "").startswith("_pytest"):
+                return True
+            if os.environ.get("ORACLE_GATE_MUTANT"):
+                return True
+            return importlib.metadata.version("hypothesis")
+        ''')
+    assert whats(source) == [(7, "looks up '_pytest' in the call stack"),
+                             (9, "looks up 'ORACLE_GATE_MUTANT' in os.environ"), (11, "imports hypothesis")]
+
+
+def test_tracing_hooks_and_the_results_path():
+    source = src('''
+        import sys
+        import threading
+        from pathlib import Path
+        from sys import settrace as hook
+
+        def spy():
+            hook(None)
+            sys.setprofile(None)
+            threading.settrace(None)
+            tool = sys.monitoring.PROFILER_ID
+            out = Path("dist") / "extra-output" / "x.json"
+            state = open(".oracle-gate/state.json").read()
+            results = "/".join(["oracle-gate", "results.json"])
+        ''')
+    assert whats(source) == [
+        (4, "uses sys.settrace"), (7, "uses sys.settrace"), (8, "uses sys.setprofile"),
+        (9, "uses threading.settrace"), (10, "uses sys.monitoring"), (11, "refers to the results path (extra-output)"),
+        (12, "refers to the results path (.oracle-gate)"), (13, "refers to the results path (oracle-gate/results)")]
+
+
+def test_writes_to_oracle_paths_but_not_reads():
+    source = src('''
+        import os
+        import shutil
+        from pathlib import Path
+
+        SEED = "oracle/fixtures/seed.json"
+        HERE = Path(__file__).parent
+
+        def tamper(data):
+            with open(SEED) as fh:
+                fh.read()
+            with open(SEED, mode="w") as fh:
+                fh.write(data)
+            (HERE / "oracle" / "fixtures" / "seed.json").write_text(data)
+            shutil.copy("new.json", f"./oracle/fixtures/{data}.json")
+            os.replace("tmp.json", os.path.join("examples/billing/oracle", "traces", "t.jsonl"))
+            Path("oracle/ledger.json").unlink()
+            with open("build/out.json", "w") as fh:
+                fh.write(data)
+            backup = SEED.replace(".json", ".bak")
+            Path(backup).replace(SEED)
+        ''')
+    assert whats(source) == [
+        (11, "writes oracle path oracle/fixtures/seed.json"), (13, "writes oracle path */oracle/fixtures/seed.json"),
+        (14, "writes oracle path ./oracle/fixtures/*.json"),
+        (15, "writes oracle path examples/billing/oracle/traces/t.jsonl"), (16, "writes oracle path oracle/ledger.json"),
+        (20, "writes oracle path oracle/fixtures/seed.bak"), (20, "writes oracle path oracle/fixtures/seed.json")]
+    assert test_aware_findings("src/m.py", None, source) == ()
+
+
+def test_words_in_comments_docstrings_and_unrelated_strings_are_not_findings():
+    source = src('''
+        """Works the same under pytest and hypothesis; never reads PYTEST_CURRENT_TEST or extra-output."""
+        import os
+
+        # if "pytest" in sys.modules: ... (we never do this)
+        HELP = "run the tests with pytest -p hypothesis"
+
+        def home():
+            """sys.settrace is not used here."""
+            return os.environ.get("HOME")
+        ''')
+    assert whats(source) == []
+
+
+def test_only_what_the_head_adds_is_reported():
+    base = src('''
+        import sys
+
+        def a():
+            return "pytest" in sys.modules
+
+        def b():
+            return 1
+        ''')
+    moved = src('''
+        import sys
+
+        def b():
+            return 2
+
+        def a():
+            # moved below b
+            return "pytest" in sys.modules
+        ''')
+    assert whats(moved, base) == []
+    spread = base.replace("return 1", 'return "pytest" in sys.modules')
+    assert whats(spread, base) == [(7, "looks up 'pytest' in sys.modules")]
+    assert test_aware_findings("src/m.py", spread, None) == ()
+    assert test_aware_findings("src/m.py", None, spread)[0] == Finding("src/m.py", 4, "looks up 'pytest' in sys.modules")
+
+
+def test_unparsable_source_is_a_source_error():
+    with pytest.raises(SourceError):
+        test_aware_findings("src/m.py", None, "def f(:\n")
