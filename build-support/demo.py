@@ -19,8 +19,9 @@ from e2e.catalogue import CATALOGUE, replay  # noqa: E402
 from e2e.harness import new_repo  # noqa: E402
 
 SELECTION = (
-    "refactor-money", "example-updated", "docs-only", "weakened-property", "fixture-rewritten",
-    "locked-test-edited", "property-deleted", "logic-moved-unmapped", "behaviour-broken",
+    "refactor-money", "example-test-updated", "docs-only", "new-module-then-property", "weakened-property",
+    "region-by-parent-defaults", "gitignore-hides-property", "spurious-import-new-method", "always-equal-decode",
+    "probe-made-to-pass", "behaviour-broken",
 )
 
 
@@ -35,21 +36,22 @@ def main() -> int:
         try:
             print(f"scratch repository: {repo.root} (a copy of examples/billing)\n")
             for patch in patches:
-                run = replay(repo, patch)
-                verdict = run.report["verdict"] if run.report else "error"
-                expected = (run.exit_code == 0) == patch.honest
+                runs = replay(repo, patch)
+                expected = all((run.exit_code == 0) == patch.honest for run in runs)
                 wrong += not expected
-                label = "honest " if patch.honest else "tamper "
-                print(f"[{label}] {patch.name}: {patch.what}")
-                print(f"          exit={run.exit_code} verdict={verdict}{'' if expected else '  <-- UNEXPECTED'}")
-                for line in run.reasons or ([] if run.report else [run.stderr.strip().splitlines()[-1:]]):
-                    print(f"          {line}")
+                label = "honest" if patch.honest else "attack"
+                print(f"[{label} {patch.family}] {patch.name}: {patch.what}")
+                for run in runs:
+                    verdict = run.report["verdict"] if run.report else "error"
+                    print(f"          exit={run.exit_code} verdict={verdict}{'' if expected else '  <-- UNEXPECTED'}")
+                    for line in run.reasons or ([] if run.report else run.stderr.strip().splitlines()[-1:]):
+                        print(f"          {line}")
                 print()
         finally:
             repo.stop_pantsd()
     tampering = [p for p in patches if not p.honest]
     print(f"{len(patches) - wrong}/{len(patches)} judged as expected "
-          f"({len(tampering)} tampering, {len(patches) - len(tampering)} honest)")
+          f"({len(tampering)} attacks, {len(patches) - len(tampering)} honest)")
     return 1 if wrong else 0
 
 

@@ -18,6 +18,7 @@ from pants.backend.python.target_types import (
     PythonTestUtilsGeneratorTarget,
     SkipPythonTestsField,
 )
+from pants.backend.python.macros.python_requirements import PythonRequirementsTargetGenerator
 from pants.backend.shell.target_types import ShellSourcesGeneratorTarget, ShellSourceTarget
 from pants.core.target_types import (
     FileSourceField,
@@ -347,7 +348,7 @@ def plugin_field_rules():
     carriers = (
         PythonSourceTarget, PythonSourcesGeneratorTarget, PythonTestUtilsGeneratorTarget,
         FileTarget, FilesGeneratorTarget, ResourceTarget, ResourcesGeneratorTarget,
-        PythonRequirementTarget, ShellSourceTarget, ShellSourcesGeneratorTarget,
+        PythonRequirementTarget, PythonRequirementsTargetGenerator, ShellSourceTarget, ShellSourcesGeneratorTarget,
     )
     return [carrier.register_plugin_field(field) for carrier in carriers
             for field in (OracleRegionField, OracleTestToolingField)]

@@ -10,7 +10,7 @@ from e2e.harness import PLUGIN_SRC, Repo, new_repo
 DIST_BUILD = '''python_distribution(
     name="dist",
     dependencies=["src/oracle_gate", "src/oracle_gate/core", "src/oracle_gate/rules", "src/oracle_gate/sandbox"],
-    provides=python_artifact(name="pants-oracle-gate", version="0.1.0", python_requires=">=3.7,<3.10"),
+    provides=python_artifact(name="pants-oracle-gate", version="0.2.0", python_requires=">=3.7,<3.10"),
     entry_points={"pantsbuild.plugin": {"rules": "oracle_gate.register:rules",
                                         "target_types": "oracle_gate.register:target_types"}},
     generate_setup=True,
@@ -35,7 +35,7 @@ def build_wheel(tmp: Path) -> Path:
     repo.commit("plugin")
     run = repo.pants("package", "src/oracle_gate:dist")
     assert run.exit_code == 0, run.output
-    wheels = list((root / "dist").glob("pants_oracle_gate-0.1.0-py3-none-any.whl"))
+    wheels = list((root / "dist").glob("pants_oracle_gate-0.2.0-py3-none-any.whl"))
     assert wheels, run.output
     return wheels[0].parent
 
@@ -44,10 +44,10 @@ def test_a_repository_enables_the_plugin_from_the_wheel(tmp_path: Path):
     wheel_dir = build_wheel(tmp_path)
     repo = new_repo(tmp_path / "user")
     toml = repo.read("pants.toml")
-    toml = re.sub(r"pythonpath = \[.*\]\n", 'plugins = ["pants-oracle-gate==0.1.0"]\nplugins_force_resolve = true\n', toml)
+    toml = re.sub(r"pythonpath = \[.*\]\n", 'plugins = ["pants-oracle-gate==0.2.0"]\nplugins_force_resolve = true\n', toml)
     repo.write("pants.toml", toml + f'\n[python-repos]\nfind_links = ["file://{wheel_dir}"]\n')
     repo.commit("use the plugin from its wheel")
     run = repo.gate(base="HEAD")
     assert run.exit_code == 0, run.output
-    assert run.report["mode"] == "audit" and len(run.report["targets"]) == 6
+    assert run.report["mode"] == "audit" and len(run.report["regions"]) == 7
     assert "VERDICT merge exit=0" in run.stdout

@@ -1,4 +1,5 @@
-"""The three oracle target types under real `./pants` runs in a temporary git repository."""
+"""The oracle target types and the human lane's goals under real `./pants` runs: `test`, `lint`,
+`tailor`, `oracle-lock`, `oracle-record`, `oracle-promote`, and cache sharing with the gate."""
 from __future__ import annotations
 
 import json
@@ -7,54 +8,89 @@ import uuid
 
 import pytest
 
-from e2e.harness import Repo, new_repo
+from e2e.harness import Repo, fixture_sha, new_repo
 
 TRACEBACK = "Traceback (most recent call last)"
 
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Repo:
-    return new_repo(tmp_path_factory.mktemp("targets"))
+    repo = new_repo(tmp_path_factory.mktemp("targets"), pantsd=True)
+    yield repo
+    repo.stop_pantsd()
 
 
 @pytest.fixture
 def scratch(repo: Repo):
     yield repo
     repo.git("checkout", "-q", "-f", "main")
-    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d")
+    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
 
 
 def test_help_teaches_the_target_types(repo: Repo):
-    run = repo.pants("help", "oracle_properties")
-    assert run.exit_code == 0, run.output
-    assert "min_examples" in run.stdout and "class P" in run.stdout
-    run = repo.pants("help", "locked_fixture")
-    assert "FIXTURE_DRIFT" in run.stdout and "sha256" in run.stdout
+    for alias, words in (("oracle_properties", ("min_examples", "class P")), ("locked_fixture", ("FIXTURE_DRIFT", "sha256")),
+                         ("oracle_replay", ("R1", "entry_point")), ("oracle_probes", ("PROBE_NUMB",)),
+                         ("oracle_drafts", ("never vote",)), ("oracle_baseline", ("ratchet",))):
+        run = repo.pants("help", alias)
+        assert run.exit_code == 0, run.output
+        assert all(w in run.stdout for w in words), (alias, run.stdout)
 
 
-def test_oracles_run_under_pants_test_and_a_second_run_is_cached(repo: Repo):
-    first = repo.pants("test", "::")
+def test_every_oracle_kind_runs_under_pants_test_and_the_gate_shares_its_cache(scratch: Repo):
+    first = scratch.pants("test", "::")
     assert first.exit_code == 0, first.output
-    assert "oracle/properties/test_tax_props.py succeeded" in first.stderr
-    second = repo.pants("test", "::")
-    assert second.exit_code == 0, second.output
-    verdicts = [l for l in second.stderr.splitlines() if l.startswith("✓")]
-    assert len(verdicts) == 10 and all("cached" in l or "memoized" in l for l in verdicts), verdicts
+    for name in ("oracle/traces:decode", "oracle/probes:split", "oracle/drafts/test_store_drafts.py",
+                 "oracle/properties/test_tax_props.py"):
+        assert f"{name} succeeded" in first.stderr, first.stderr
+    gate = scratch.gate(base="HEAD")
+    assert gate.exit_code == 0, gate.output
+    sources = {o["address"]: o["source"] for o in gate.report["oracles"] if o["source"]}
+    assert sources and set(sources.values()) <= {"hit_locally", "memoized"}, sources
 
 
-def test_a_drifted_fixture_fails_every_consumer(scratch: Repo):
-    scratch.write("oracle/fixtures/invoice_v1.json", '{"id": "inv-1", "lines": []}\n')
-    run = scratch.pants("test", "tests/test_invoice_io.py")
-    assert run.exit_code != 0
-    assert re.search(r"FIXTURE_DRIFT oracle/fixtures:invoice_v1 expected=[0-9a-f]{12} actual=[0-9a-f]{12}", run.output), run.output
-    assert TRACEBACK not in run.output
+def test_a_replay_compares_outputs_and_oracle_record_rerecords_them(scratch: Repo):
+    scratch.replace("src/billing/invoice_io.py", 'return {"id": str(doc["id"]), "lines": lines}',
+                    'return {"id": str(doc["id"]).upper(), "lines": lines}')
+    run = scratch.pants("test", "oracle/traces:decode")
+    assert run.exit_code != 0 and "replay mismatch" in run.output, run.output
+    record = scratch.pants("oracle-record", "oracle/traces:decode")
+    assert record.exit_code == 0, record.output
+    assert re.search(r"RECORDED oracle/traces:decode lines=4 sha256=[0-9a-f]{12} \(lock updated in oracle/traces/BUILD\)", record.stdout), record.output
+    assert '"INV-1"' in scratch.read("oracle/traces/decode.jsonl")
+    assert fixture_sha(scratch, "oracle/traces/decode.jsonl") in scratch.read("oracle/traces/BUILD")
+    assert scratch.pants("test", "oracle/traces:decode").exit_code == 0
 
 
-def test_changing_a_fixture_reruns_its_dependents(scratch: Repo):
+def test_a_probe_that_is_accepted_fails(scratch: Repo):
+    scratch.replace("src/billing/money.py", "if parts <= 0:", "if parts < 0:")
+    run = scratch.pants("test", "oracle/probes:split")
+    assert run.exit_code != 0 and "zero-parts" in run.output, run.output
+
+
+def test_oracle_promote_moves_a_draft_into_the_properties(scratch: Repo):
+    run = scratch.pants("oracle-promote", "oracle/drafts/test_store_drafts.py")
+    assert run.exit_code == 0, run.output
+    assert "PROMOTED oracle/drafts/test_store_drafts.py -> oracle/properties/test_store_drafts.py" in run.stdout
+    assert scratch.path("oracle/properties/test_store_drafts.py").exists()
+    peek = scratch.pants("peek", "oracle/properties/test_store_drafts.py")
+    assert '"target_type": "oracle_property"' in peek.stdout, peek.output
+
+
+def test_tailor_never_tailors_a_plain_test_inside_an_oracle_directory(scratch: Repo):
+    scratch.write("oracle/properties/invoices/test_more_invoice_props.py", "def test_nothing_yet():\n    assert 1 + 1 == 2\n")
+    run = scratch.pants("tailor", "--check", "::")
+    assert "python_tests" not in run.stdout, run.output
+    peek = scratch.pants("peek", "oracle/properties/invoices/test_more_invoice_props.py")
+    assert '"target_type": "oracle_property"' in peek.stdout, peek.output
+
+
+def test_lock_rerun_and_drift_in_lint(scratch: Repo):
     assert scratch.pants("test", "tests/test_store.py").exit_code == 0
     # Bytes no earlier run has seen (Pants caches by content, across repositories and runs).
     scratch.write("oracle/fixtures/store_seed.json",
                   json.dumps({"balances": {"globex": 500, "acme": 1000}, "nonce": uuid.uuid4().hex}) + "\n")
+    lint = scratch.pants("lint", "oracle/fixtures::")
+    assert lint.exit_code != 0 and re.search(r"FIXTURE_DRIFT oracle/fixtures:store_seed expected=\w{12} actual=\w{12}", lint.output), lint.output
     lock = scratch.pants("oracle-lock", "oracle/fixtures:store_seed")
     assert lock.exit_code == 0 and re.search(r"LOCKED oracle/fixtures:store_seed old=\w{12} new=\w{12}", lock.stdout), lock.output
     rerun = scratch.pants("test", "tests/test_store.py")
@@ -62,27 +98,7 @@ def test_changing_a_fixture_reruns_its_dependents(scratch: Repo):
     line = next(l for l in rerun.stderr.splitlines() if l.startswith("✓"))
     assert "cached" not in line and "memoized" not in line, line
     assert scratch.pants("oracle-lock", "oracle/fixtures:store_seed").stdout.startswith("UNCHANGED")
-
-
-@pytest.mark.parametrize(
-    "ledger, message",
-    [
-        ("{not json", "not valid JSON"),
-        ('{"version": 1, "entries": [{"signature": "0123456789abcdef", "test": "t", "exception": "E", '
-         '"reason": "r", "owner": "o", "added": "2026-13-40", "expires": "2099-01-01"}]}', "`added` is not a valid date"),
-        ('{"version": 1, "entries": [{"signature": "0123456789abcdef", "test": "t", "exception": "E", '
-         '"reason": "r", "owner": "o", "added": "2020-01-01", "expires": "2020-02-01"}]}', "FREEZE_EXPIRED"),
-        ('{"version": 1, "entries": [{"signature": "0123456789abcdef", "test": "t", "exception": "E", '
-         '"reason": "r", "added": "2026-01-01", "expires": "2099-02-01"}]}', "missing required key(s) owner"),
-    ],
-    ids=["not-json", "bad-date", "expired", "no-owner"],
-)
-def test_a_bad_ledger_fails_the_build_with_a_clear_message(scratch: Repo, ledger: str, message: str):
-    scratch.write("oracle/freeze-ledger.json", ledger)
-    run = scratch.pants("test", "tests/test_tax_examples.py")
-    assert run.exit_code != 0
-    assert message in run.output and "oracle/freeze-ledger.json" in run.output, run.output
-    assert TRACEBACK not in run.output
+    assert scratch.pants("lint", "oracle/fixtures::").exit_code == 0
 
 
 @pytest.mark.parametrize(
@@ -91,11 +107,14 @@ def test_a_bad_ledger_fails_the_build_with_a_clear_message(scratch: Repo, ledger
         ('python_sources(oracle_region="puree")', "oracle_region"),
         ('python_sources(oracle_region="pure")\nlocked_fixture(name="x", source="tax.py", sha256="abc123")',
          "sha256 must be 64 hex characters"),
+        ('python_sources(oracle_region="pure")\noracle_replay(name="r", source="x.jsonl", entry_point="not an entry point", sha256="' + "0" * 64 + '")',
+         "must look like `package.module:function`"),
     ],
-    ids=["unknown-region", "short-sha"],
+    ids=["unknown-region", "short-sha", "bad-entry-point"],
 )
 def test_bad_fields_are_clear_errors(scratch: Repo, build: str, message: str):
     scratch.write("src/billing/BUILD", build)
+    scratch.write("src/billing/x.jsonl", "")
     run = scratch.pants("list", "::")
     assert run.exit_code != 0
     assert message in run.output, run.output

@@ -4,14 +4,15 @@ import subprocess
 
 import pytest
 
-from oracle_gate.rules.git_diff import GitDiffError, read_diff
+from oracle_gate.rules.git_diff import base_texts, export_tree, GitDiffError, read_diff
 
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
        "GIT_COMMITTER_EMAIL": "a@x"}
 
 
-def git(cwd, *args):
-    subprocess.run(["git", *args], cwd=cwd, env=ENV, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def git(cwd, *args) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=ENV, check=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE).stdout.decode()
 
 
 @pytest.fixture
@@ -73,6 +74,32 @@ def test_renames_edits_and_untracked_files(repo):
     diff = read_diff(str(repo), "main", ignored_dirs=(str(repo / "dist"),))
     by_path = {c.path: c for c in diff.changes}
     assert by_path["src/moved.py"].status == "R" and by_path["src/moved.py"].old_path == "src/a.py"
-    assert by_path["src/new.py"].status == "A" and by_path["src/new.py"].added_lines == ("import os",)
+    assert by_path["src/new.py"].status == "A"
     assert "dist/out.json" not in by_path
     assert diff.base_ref == "main"
+    assert base_texts(diff, ["src/a.py", "src/new.py"]) == {"src/a.py": "x = 1\n" * 20, "src/new.py": None}
+
+
+def test_symlinks_are_read_with_their_target(repo):
+    git(repo, "checkout", "-qb", "links")
+    (repo / "outside.py").write_text("x = 1\n")
+    (repo / "src" / "a.py").unlink()
+    os.symlink("../outside.py", repo / "src" / "a.py")
+    os.symlink("/etc/hostname", repo / "src" / "far.py")
+    diff = read_diff(str(repo), "main")
+    by_path = {c.path: c for c in diff.changes}
+    assert by_path["src/a.py"].link == "outside.py" and not by_path["src/a.py"].link_outside
+    assert by_path["src/far.py"].link_outside
+
+
+def test_the_base_tree_is_exported_without_touching_the_repository(repo, tmp_path):
+    git(repo, "checkout", "-qb", "export")
+    (repo / "src" / "a.py").write_text("changed = True\n")
+    git(repo, "commit", "-qam", "change")
+    diff = read_diff(str(repo), "main")
+    status_before = git(repo, "status", "--porcelain")
+    root = export_tree(diff, str(tmp_path / "base"))
+    assert (tmp_path / "base" / "src" / "a.py").read_text() != "changed = True\n"
+    assert os.path.samefile(root, tmp_path / "base" / "")
+    assert git(repo, "status", "--porcelain") == status_before
+    assert len(git(repo, "worktree", "list").splitlines()) == 1

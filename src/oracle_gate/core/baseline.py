@@ -73,17 +73,26 @@ class Baseline:
             raise BaselineError("not an oracle-gate baseline (format must be oracle-gate/baseline)")
         if raw.get("version") != VERSION:
             raise BaselineError(f"baseline version {raw.get('version')!r}; this plugin reads version {VERSION}")
+        raw_regions = raw.get("regions") or {}
+        raw_skips = raw.get("skips") or []
+        if not isinstance(raw_regions, dict):
+            raise BaselineError("`regions` must be an object of address -> {path, kind, best}")
+        if not isinstance(raw_skips, list):
+            raise BaselineError("`skips` must be a list")
         regions = []
-        for address, r in sorted(dict(raw.get("regions") or {}).items()):
+        for address, r in sorted(raw_regions.items()):
             if not isinstance(r, dict):
                 raise BaselineError(f"region {address}: must be an object")
             best = r.get("best")
             if best is not None and best not in (OracleClass.PROPERTY.value, OracleClass.LOCKED.value, OracleClass.EQUALITY.value):
                 raise BaselineError(f"region {address}: best must be P, L, E or null, got {best!r}")
-            regions.append(BaselineRegion(address, str(r.get("path", "")), r.get("kind"), best))
+            kind = r.get("kind")
+            if kind is not None and not isinstance(kind, str):
+                raise BaselineError(f"region {address}: kind must be a string or null")
+            regions.append(BaselineRegion(address, str(r.get("path", "")), kind, best))
         skips = []
-        for i, s in enumerate(raw.get("skips") or []):
-            if not isinstance(s, dict) or not SIGNATURE_RE.match(str(s.get("signature", ""))):
+        for i, s in enumerate(raw_skips):
+            if not isinstance(s, dict) or not isinstance(s.get("signature"), str) or not SIGNATURE_RE.match(s["signature"]):
                 raise BaselineError(f"skip {i}: needs a 16-hex `signature`")
             skips.append(BaselineSkip(s["signature"], str(s.get("test", "")), str(s.get("marker", "")), str(s.get("reason", ""))))
         return cls(str(raw.get("commit", "")), str(raw.get("written", "")), tuple(regions),

@@ -317,21 +317,30 @@ def compare(
             oracle_changes.append(OracleChange(p, "added", None, None, additive=True))
             mark(p, ORACLE, f"new {h_lock.alias}")
 
-        # Test plumbing (conftest.py, python_test_utils): part of a judge when a P/L oracle uses it.
-        b_util = _one_owner(b_owners, [F.TEST_UTIL])
-        h_util = _one_owner(h_owners, [F.TEST_UTIL])
+        # Test plumbing (conftest.py, python_test_utils) and data files without a region: part of
+        # a judge when a P/L oracle uses them, part of production when production code does.
+        b_util = _one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
+        h_util = _one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
         util = b_util or h_util
         if util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
-            if b_util is not None and b_util.address in oracle_closure_base:
+            readers = sorted({a for facts_, t in ((base, b_util), (head, h_util)) if t is not None
+                              for a in facts_.transitive_dependents([t.address])
+                              if a in facts_.by_address and facts_.by_address[a].role == F.PRODUCTION})
+            if util.role == F.OTHER and readers:
+                findings.append(Finding("UNMAPPED", f"UNMAPPED {p} is data that production code reads "
+                                                    f"({readers[0]}) and has no oracle_region", p))
+                mark(p, PRODUCTION)
+            elif (b_util is not None and b_util.address in oracle_closure_base) or (
+                    h_util is not None and h_util.address in head.oracle_closure()):
                 oracle_changes.append(OracleChange(p, "plumbing", None, None))
-                mark(p, ORACLE, f"test plumbing {b_util.address} is used by a P/L oracle at the base")
+                mark(p, ORACLE, f"test plumbing {util.address} is used by a P/L oracle")
             else:
                 users = set()
                 for facts_, t in ((base, b_util), (head, h_util)):
                     if t is not None:
                         users |= {a for a in facts_.transitive_dependents([t.address]) if facts_.is_test(a)}
                 demoted.update(a for a in users if head.is_test(a))
-                mark(p, TEST, "test plumbing of class-E tests changed: they are demoted")
+                mark(p, TEST, "test plumbing or data of class-E tests changed: they are demoted")
 
     # -- production regions ----------------------------------------------------------------------------
     regions: List[RegionPlan] = []
@@ -346,7 +355,8 @@ def compare(
         touched = p in changed_paths or h_path in changed_paths
         if b_prod is not None:
             b_floor, h_floor = _floor(b_prod.region), _floor(h_prod.region if h_prod else None)
-            base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths]
+            # A test skipped at the base (`skip_tests`) never judged anything there.
+            base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths and not t.skip]
             base_oracles = tuple(sorted(t.paths[0] for t in base_cov
                                         if voting_class(base, t.address) in (OracleClass.PROPERTY, OracleClass.LOCKED)))
             static_best = best_vote(c for c in (voting_class(base, t.address) for t in base_cov) if c is not None)
@@ -473,7 +483,7 @@ def compare(
         kind = t.region
         required = _floor(kind)
         if baseline is not None and a in baseline:
-            static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(a)) if c)
+            static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(a) if not x.skip) if c)
             if not at_least(static_best, required):
                 required = _cls_or_none(baseline[a])
         regions.append(RegionPlan(a, t.paths[0] if t.paths else a, "audited", kind, kind, _cls(required),

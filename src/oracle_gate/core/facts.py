@@ -56,6 +56,7 @@ class TargetFact:
     governs: Tuple[str, ...] = ()  # a ledger's governed directories
     entry_point: Optional[str] = None  # replay and probes
     test_tooling: bool = False  # `oracle_test_tooling`: exempt from the test-aware scan
+    generator: Optional[str] = None  # the target generator that declared it
 
     @property
     def path(self) -> Optional[str]:
@@ -79,6 +80,8 @@ class TargetFact:
             out["skip"] = True
         if self.test_tooling:
             out["test_tooling"] = True
+        if self.generator is not None:
+            out["generator"] = self.generator
         return out
 
     @classmethod
@@ -100,6 +103,7 @@ class TargetFact:
             governs=tuple(raw.get("governs", ())),
             entry_point=raw.get("entry_point"),
             test_tooling=bool(raw.get("test_tooling", False)),
+            generator=raw.get("generator"),
         )
 
 
@@ -262,6 +266,14 @@ class Facts:
         except ValueError as e:
             raise FactsError(f"facts are not valid JSON: {e}") from None
         return cls.from_json(raw)
+
+
+def split_address(spec: str) -> Tuple[str, str]:
+    """(directory, target name) of a target's address spec (`dir:name`, `dir`, `//:name`)."""
+    if ":" in spec:
+        directory, name = spec.split(":", 1)
+        return ("" if directory in ("", "//") else directory), name
+    return spec, spec.rsplit("/", 1)[-1]
 
 
 def make_facts(

@@ -242,7 +242,7 @@ def judge_run(
                                   f"signature={case.signature}{detail}".rstrip(), run.path))
             continue
         if case.outcome in SKIP_OUTCOMES:
-            entry = matching_entry(ledgers, case.signature, case.nodeid, case.marker or case.outcome)
+            entry = matching_entry(ledgers, case.signature, case.nodeid, case.exception)
             if entry is not None and not entry.expired(today):
                 frozen.append(case.nodeid)
                 continue
@@ -326,6 +326,10 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"UNMAPPED {region.path} owner={region.address} has no oracle_region "
                                   f"(set one in its BUILD file, or for a tree with __defaults__; "
                                   f"`pants oracle-regions` suggests them)", region.path))
+        elif need is None and region.status in ("changed", "added"):
+            reasons.append(Reason("UNJUDGED", Severity.INFO,
+                                  f"UNJUDGED {region.path}: its baseline had no voting oracle, so nothing judged "
+                                  f"this change (an oracle for it ratchets it up)", region.path))
         elif need is not None and not at_least(have, need):
             reasons.append(Reason("FLOOR", Severity.FLOOR,
                                   f"FLOOR {region.address} kind={region.kind} need={need.value} "
@@ -356,7 +360,7 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"(no voting oracle noticed any mutant: e.g. {survived[0].description})", path))
 
     # Freezes the diff adds must each be observed failing in this very run.
-    observed = {(c.signature, normalize_name(c.nodeid), c.exception if c.outcome in FAILED_OUTCOMES else (c.marker or c.outcome))
+    observed = {(c.signature, normalize_name(c.nodeid), c.exception)
                 for r in gi.runs for c in r.cases if c.outcome in FAILED_OUTCOMES | SKIP_OUTCOMES}
     for row in gi.new_ledger_rows:
         if (row.signature, row.test, row.exception) not in observed:

@@ -11,7 +11,13 @@ from enum import Enum
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from pants.backend.project_info.dependents import AddressToDependents
-from pants.backend.python.target_types import PythonTestSourceField, PythonTestUtilsGeneratorTarget, SkipPythonTestsField
+from pants.backend.python.target_types import (
+    PythonSourceField,
+    PythonTestSourceField,
+    PythonTestUtilsGeneratorTarget,
+    SkipPythonTestsField,
+)
+from pants.core.target_types import AssetSourceField
 from pants.base.build_root import BuildRoot
 from pants.engine.addresses import Address
 from pants.engine.fs import Digest, DigestContents, DigestEntries, FileEntry, PathGlobs
@@ -174,6 +180,11 @@ def _role(target: Target, test_util_generators: frozenset) -> str:
     if os.path.basename(path) == "conftest.py" or (target.address.is_generated_target and generator in test_util_generators):
         return F.TEST_UTIL
     if target.has_field(OracleRegionField):
+        # Code is production, region or not (without one it fails closed, UNMAPPED). A data file
+        # without a region is judged by who uses it: production code, a judge, or only tests.
+        if target[OracleRegionField].value is None and not target.has_field(PythonSourceField) \
+                and target.has_field(SingleSourceField) and target.has_field(AssetSourceField):
+            return F.OTHER
         return F.PRODUCTION
     return F.OTHER
 
@@ -194,6 +205,7 @@ def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFa
         governs=tuple(target[GovernsField].value or ("",)) if target.has_field(GovernsField) else (),
         entry_point=target[EntryPointField].value if target.has_field(EntryPointField) else None,
         test_tooling=bool(target.has_field(OracleTestToolingField) and target[OracleTestToolingField].value),
+        generator=target.address.maybe_convert_to_target_generator().spec if target.address.is_generated_target else None,
     )
 
 

@@ -23,6 +23,7 @@ from pants.engine.fs import AddPrefix, CreateDigest, Digest, DigestContents, Fil
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.internals.session import RunId
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule
+from pants.base.specs import Specs
 from pants.engine.target import FilteredTargets, Targets
 from pants.option.global_options import GlobalOptions
 from pants.option.option_types import BoolOption, EnumOption, IntOption, StrListOption, StrOption
@@ -121,6 +122,20 @@ class Policy:
             if k == key:
                 return v
         raise AttributeError(key)
+
+
+def _invalid(policy: Policy) -> Optional[str]:
+    """A one-line complaint about an option value, or None."""
+    if policy.lane not in (C.AGENT, C.HUMAN):
+        return f"--oracle-gate-lane must be `agent` or `human`, got {policy.lane!r}"
+    if policy.min_rank_required not in V.RANKS:
+        return f"min_rank_required must be one of {', '.join(V.RANKS)}, got {policy.min_rank_required!r}"
+    for key in ("mutants_per_symbol", "mutation_budget", "mutation_timeout", "max_freeze_days"):
+        if int(getattr(policy, key)) < 0:
+            return f"{key} cannot be negative, got {getattr(policy, key)}"
+    if policy.accept_tautology and policy.lane != C.HUMAN:
+        return "--oracle-gate-accept-tautology is for the human lane only (--oracle-gate-lane=human)"
+    return None
 
 
 def effective_policy(gate: OracleGateSubsystem, base: F.Facts) -> Policy:
@@ -592,7 +607,7 @@ async def run_oracle_gate(
     console: Console,
     gate: OracleGateSubsystem,
     build_root: BuildRoot,
-    specified: FilteredTargets,
+    specs: Specs,
     run_id: RunId,
     global_options: GlobalOptions,
     workspace: Workspace,
@@ -609,7 +624,10 @@ async def run_oracle_gate(
         return OracleGate(exit_code=V.EXIT_POLICY)
 
     try:
+        # Resolved here, not as a goal parameter, so a head whose BUILD files Pants rejects gets a
+        # verdict (GRAPH_ERROR) instead of an engine traceback.
         head_tree = await Get(TreeFacts, TreeFactsRequest())
+        specified = await Get(FilteredTargets, Specs, specs) if not diff.changes else FilteredTargets(())
     except Exception as e:  # the head's graph is broken (say, an unowned conftest.py breaks inference)
         return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
                                  engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {_summary(e)}")
@@ -627,6 +645,10 @@ async def run_oracle_gate(
     else:
         base = head  # an empty diff: the head is the base
     policy = effective_policy(gate, base)
+    problem = _invalid(policy)
+    if problem:
+        console.print_stderr(f"oracle-gate: error: {problem}")
+        return OracleGate(exit_code=V.EXIT_POLICY)
     c_policy = C.Policy(policy.lane, policy.accept_tautology, tuple(policy.other_globs), tuple(policy.exclude_tags))
 
     # Sources of the changed Python files, at base and head.
@@ -669,7 +691,10 @@ async def run_oracle_gate(
 
     symbols = _changed_symbols(comp, src)
     runs_judged = oracle_runs(records, head, comp, src, run_id)
-    locked_expected = tuple(sorted((t.paths[0], t.sha256) for t in base.targets if t.sha256 and t.paths))
+    # What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
+    # lock is FIXTURE_DRIFT): a different digest after a run means the code under test rewrote it.
+    locked_expected = tuple(sorted((t.paths[0], head.text_map[f"sha256:{t.paths[0]}"]) for t in head.targets
+                                   if t.sha256 and t.paths and f"sha256:{t.paths[0]}" in head.text_map))
     # The example floor is the base's: lowering `min_examples` is an oracle change.
     min_examples = tuple(sorted((a, t.min_examples or 0) for a, t in base.by_address.items()
                                 if t.role == F.PROPERTY and a in head.by_address))

@@ -8,9 +8,10 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import posixpath
 import shutil
 from dataclasses import dataclass
-from typing import Dict, Tuple
+from typing import Dict, List, Tuple
 
 from pants.backend.python.goals.pytest_runner import TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
@@ -24,12 +25,14 @@ from pants.engine.internals.session import RunId
 from pants.engine.process import FallibleProcessResult, Process
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
 from pants.engine.target import FilteredTargets, Target
-from pants.option.option_types import StrListOption, StrOption
+from pants.source.source_root import SourceRoot, SourceRootRequest
+from pants.option.option_types import BoolOption, StrListOption, StrOption
 from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
 from pants.util.strutil import help_text
 
 from oracle_gate.core import compare as C
+from oracle_gate.core import regions as R
 from oracle_gate.core import facts as F
 from oracle_gate.core import verdict as V
 from oracle_gate.core.baseline import BaselineRegion, BaselineSkip, make_baseline
@@ -37,7 +40,7 @@ from oracle_gate.core.digests import sha256_hex
 from oracle_gate.core.signature import normalize_name
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.rules.gate import Sources, oracle_runs, run_set, targets_of
-from oracle_gate.rules.lock import rewrite_lock
+from oracle_gate.rules.lock import rewrite_lock, write_region_edits
 from oracle_gate.rules.runs import OracleRuns, OracleRunsRequest
 from oracle_gate.target_types import OracleDraftField, ReplaySourceField, Sha256Field
 
@@ -114,6 +117,104 @@ async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsys
                          + " ".join(f"{k}={v}" for k, v in sorted(counts.items()))
                          + f" skips={len(baseline.skip_rows)} sha256={new_sha[:12]} ({where})")
     return OracleRatchet(exit_code=0)
+
+
+# -- oracle-regions -----------------------------------------------------------------------------------
+
+
+class OracleRegionsSubsystem(GoalSubsystem):
+    name = "oracle-regions"
+    help = help_text(
+        """
+        Suggest an `oracle_region` for every production target without one, from what it imports
+        and what it is (database and cache clients: state; HTTP, sockets, files, subprocesses: io;
+        asyncio, threads, processes: concurrent; contract files and models: schema; otherwise
+        pure), and print the shortest BUILD edits (`__defaults__` where one kind covers a tree,
+        `overrides` for the exceptions). `--write` applies them. A region sets a floor, so landing
+        them is a human-lane change.
+        """
+    )
+    write = BoolOption(default=False, help="Write the suggested edits into the BUILD files.")
+
+
+class OracleRegions(Goal):
+    subsystem_cls = OracleRegionsSubsystem
+    environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
+
+
+@goal_rule
+async def suggest_oracle_regions(console: Console, subsystem: OracleRegionsSubsystem, build_root: BuildRoot,
+                                 specified: FilteredTargets) -> OracleRegions:
+    tree = await Get(TreeFacts, TreeFactsRequest())
+    facts = tree.facts
+    wanted = {t.address.spec for t in specified}
+    # Production code, and data files production code reads (test plumbing is not a region).
+    readers = {a for t in facts.targets if t.role == F.OTHER and t.paths
+               for a in [t.address] if any(facts.by_address.get(d) is not None and facts.by_address[d].role == F.PRODUCTION
+                                          for d in facts.transitive_dependents([t.address]))}
+    todo = [t for t in facts.targets if t.region is None and t.paths and t.address in wanted
+            and (t.role == F.PRODUCTION or t.address in readers)]
+    if not todo:
+        console.print_stdout("oracle-regions: every production target in the specs has a region; nothing to suggest")
+        return OracleRegions(exit_code=0)
+    py = [t for t in todo if t.paths[0].endswith(".py")]
+    contents = await Get(DigestContents, PathGlobs([t.paths[0] for t in py]))
+    roots = await MultiGet(Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(t.paths[0])) for t in py)
+    texts = {fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents}
+    utils = {t.address for t in facts.targets if t.role == F.TEST_UTIL}
+    inputs = []
+    for t in todo:
+        imports = frozenset()
+        if t in py:
+            root = roots[py.index(t)].path
+            rel = os.path.relpath(t.paths[0], root) if root not in ("", ".") else t.paths[0]
+            parts = rel[:-3].split("/")
+            package = parts[-1] == "__init__"
+            module = ".".join(parts[:-1] if package else parts)
+            try:
+                imports = R.imports_of_source(texts.get(t.paths[0], ""), module or None, package)
+            except ValueError as e:
+                console.print_stderr(f"oracle-regions: {t.paths[0]}: {e}; suggesting from its name only")
+        inputs.append(R.TargetFacts(t.address, t.paths[0], imports, test_util=t.address in utils))
+    suggestions = R.suggest_all(inputs)
+    for s in suggestions:
+        console.print_stdout(f"SUGGEST {s.path} {s.kind}: {s.reason}")
+    generators = _generators(facts, {s.address: s.kind for s in suggestions})
+    edits = R.build_edits(generators)
+    rendered = R.render_edits(edits)
+    for build_file, text in rendered.items():
+        console.print_stdout(f"EDIT {build_file}:")
+        for line in text.splitlines():
+            console.print_stdout(f"    {line}")
+    counts = R.kind_counts(suggestions)
+    console.print_stdout(f"oracle-regions: {len(suggestions)} target(s): "
+                         + ", ".join(f"{k} {n}" for k, n in counts.items())
+                         + f"; {len(edits)} setting(s) in {len(rendered)} BUILD file(s)")
+    if not subsystem.write:
+        return OracleRegions(exit_code=0)
+    manual = write_region_edits(build_root.path, edits)
+    for line in manual:
+        console.print_stderr(f"oracle-regions: edit by hand: {line}")
+    console.print_stdout(f"oracle-regions: wrote {len(edits) - len(manual)} setting(s)"
+                         + (f"; {len(manual)} left to edit by hand" if manual else ""))
+    return OracleRegions(exit_code=1 if manual else 0)
+
+
+def _generators(facts: F.Facts, kinds: Dict[str, str]) -> List[R.Generator]:
+    """The suggestion per file, grouped by the target generator (or single target) declaring it."""
+    grouped: Dict[str, Dict[str, str]] = {}
+    for address, kind in kinds.items():
+        t = facts.by_address[address]
+        owner = t.generator or t.address
+        directory, _ = F.split_address(owner)
+        path = t.paths[0]
+        grouped.setdefault(owner, {})[posixpath.relpath(path, directory) if directory else path] = kind
+    out = []
+    for owner, files in sorted(grouped.items()):
+        directory, name = F.split_address(owner)
+        alias = facts.by_address[owner].alias if owner in facts.by_address else "python_source"
+        out.append(R.generator_for(directory, name, alias, files))
+    return out
 
 
 # -- oracle-promote -----------------------------------------------------------------------------------

@@ -1,207 +1,732 @@
-"""The pytest plugin Pants injects into every test sandbox.
+"""The pytest plugin Pants ships into every test sandbox: it records, it never judges.
 
-It records each test's outcome and failure signature in a results file (the only evidence the
-gate trusts), applies the freeze ledgers that govern the test, turns unlisted skips into failures,
-and enforces `min_examples` on property oracles. It imports the policy core relatively: the sandbox
-copy (`_oracle_gate_sandbox/{core,sandbox}`) mirrors this package, so both judge with the same code.
+Per test it records the outcome pytest reported, the failure or skip signature, the marker behind
+a skip or xfail, and Hypothesis' example count and whether the search space was exhausted. Per
+test file it records the sandbox code the file's collection and tests executed and the locked
+fixtures' sha256 after the session; per session, whether every collected test finished. The
+format is core/results.py; the gate judges from it.
+
+It never changes an outcome, a report or the exit status, loads no Hypothesis settings, and
+catches its own exceptions (kept as `recorder_errors`). Pants copies it with the core modules it
+imports into the sandbox as the package `_oracle_gate_sandbox`, registered as a pytest11 plugin.
+The setup hook tells it, per test file, in `.oracle-gate/config/*.json`: `source` (the test file,
+relative to the build root), `address` and `fixtures` (locked fixture paths to re-hash).
 """
 from __future__ import annotations
 
-import datetime
+import base64
 import functools
 import glob
+import hashlib
+import importlib.machinery
+import inspect
 import json
 import os
-from typing import Any, Dict, List, Optional
+import platform
+import re
+import sys
+import threading
+import types
+import zlib
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
 
 import pytest  # pants: no-infer-dep
 
-from ..core.ledger import FreezeEntry, LedgerError, merge_entries, parse_ledger
-from ..core.signature import Frame, failure_signature, normalize_name, parameter_shape
+from ..core.results import (
+    RESULTS_RELPATH,
+    TAIL_LINES,
+    FileRecord,
+    Mutant,
+    ResultsError,
+    SessionResults,
+    TestRecord,
+    Versions,
+    dumps,
+)
+from ..core.signature import Frame, failure_signature, parameter_shape
 
-RESULTS_DIR = os.path.join("extra-output", "oracle-gate")
+EXTRA_OUTPUT = "extra-output"  # Pants collects this directory of the sandbox
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
+MUTANT_ENV = "ORACLE_GATE_MUTANT"
+# Code under these directories is machinery (installed packages, caches, this recorder), not evidence.
+EXCLUDED_DIRS = frozenset({"site-packages", "dist-packages", ".cache", ".oracle-gate", "_oracle_gate_sandbox"})
+# sys.monitoring tool ids we may take: 1 is coverage.py's, 3 Hypothesis' explain phase.
+MONITORING_TOOLS = (4, 2, 5, 0)
+FAILED = ("failed", "error")
+ADDRESS_RE = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 
 
-def _load_configs() -> Dict[str, Dict[str, Any]]:
-    configs = {}
-    for path in sorted(glob.glob(CONFIG_GLOB)):
+# -- mutants ---------------------------------------------------------------------------------------
+
+class _MutantLoader(importlib.machinery.SourceFileLoader):
+    """Loads the mutated source under the original file name; never reads or writes bytecode."""
+
+    def __init__(self, fullname: str, path: str, mutant: "_MutantFinder") -> None:
+        super().__init__(fullname, path)
+        self.mutant = mutant
+
+    def get_source(self, fullname: str) -> str:
+        return self.mutant.source
+
+    def get_code(self, fullname: str) -> types.CodeType:
+        self.mutant.served = True
+        return compile(self.mutant.source, self.path, "exec", dont_inherit=True)
+
+
+class _MutantFinder:
+    """First on sys.meta_path: asks the other finders, and swaps in the mutant's loader for the one
+    module whose origin is the mutated file. Every other import resolves exactly as before."""
+
+    def __init__(self, mutant_id: str, path: str, source: str, root: str) -> None:
+        self.id, self.path, self.source = mutant_id, path, source
+        self.target = os.path.realpath(os.path.join(root, path))
+        self.served = False
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        for finder in sys.meta_path:
+            if finder is self:
+                continue
+            find_spec = getattr(finder, "find_spec", None)
+            if find_spec is None:
+                return None  # a legacy finder: let the import system search as it always does
+            spec = find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        origin = getattr(spec, "origin", None)
+        if origin and spec.loader is not None and os.path.realpath(origin) == self.target:
+            spec.loader = _MutantLoader(fullname, origin, self)
+        return spec
+
+
+_MUTANT: Optional[_MutantFinder] = None
+_MUTANT_ERROR: Optional[str] = None
+
+
+def _install_mutant(root: str) -> None:
+    global _MUTANT, _MUTANT_ERROR
+    raw = os.environ.get(MUTANT_ENV)
+    if not raw or _MUTANT is not None or _MUTANT_ERROR is not None:
+        return
+    try:
+        spec = json.loads(zlib.decompress(base64.b64decode(raw)).decode("utf-8"))
+        fields = [spec.get(k) if isinstance(spec, dict) else None for k in ("id", "path", "source")]
+        if not all(isinstance(f, str) for f in fields):
+            raise ValueError("expected a JSON object with string id, path and source")
+        _MUTANT = _MutantFinder(fields[0], fields[1], fields[2], root)
+    except Exception as e:
+        _MUTANT_ERROR = f"{MUTANT_ENV}: cannot decode the mutant: {type(e).__name__}: {e}"
+        return
+    sys.meta_path.insert(0, _MUTANT)
+
+
+# -- executed code ---------------------------------------------------------------------------------
+
+def _thread_profile() -> Any:
+    getter = getattr(threading, "getprofile", None)  # Python >= 3.10
+    return getter() if getter is not None else getattr(threading, "_profile_hook", None)
+
+
+class _Evidence:
+    """The code objects that started running, per attribution target (a test file).
+
+    Python >= 3.12: sys.monitoring PY_START, disabled per code object once seen and restarted when
+    the target changes (near-free). Before: a profile hook noting 'call' events, installed only
+    while a test module is collected (imported) or a test runs, because every Python and C call
+    pays for it; pytest's own machinery in between is not evidence anyway."""
+
+    def __init__(self) -> None:
+        self.codes: Dict[str, Set[types.CodeType]] = {}
+        self.target: Optional[str] = None
+        self.problem: Optional[str] = None
+        self._sink: List[Set[types.CodeType]] = [set()]
+        self._tool: Optional[int] = None
+        self._profile: Any = None
+        self._previous: Tuple[Any, Any] = (None, None)
+        self._running = self._recording = False
+
+    def start(self) -> None:
+        sink = self._sink
+        monitoring = getattr(sys, "monitoring", None)
+        if monitoring is not None:
+            tool = next((t for t in MONITORING_TOOLS if monitoring.get_tool(t) is None), None)
+            if tool is None:
+                raise RuntimeError("no free sys.monitoring tool id")
+            disable = monitoring.DISABLE
+
+            def on_start(code: types.CodeType, offset: int) -> Any:
+                sink[0].add(code)
+                return disable  # once per code object until restart_events()
+
+            monitoring.use_tool_id(tool, "oracle-gate")
+            monitoring.register_callback(tool, monitoring.events.PY_START, on_start)
+            monitoring.set_events(tool, monitoring.events.PY_START)
+            self._tool = tool
+        else:
+            previous = sys.getprofile()
+            if previous is not None and not callable(previous):
+                raise RuntimeError("another profiler holds the profile hook")
+
+            def profile(frame: types.FrameType, event: str, arg: Any) -> None:
+                if event == "call":
+                    sink[0].add(frame.f_code)
+                if previous is not None:
+                    previous(frame, event, arg)
+
+            self._previous = (previous, _thread_profile())
+            self._profile = profile
+            threading.setprofile(profile)  # threads a test starts
+        self._running = True
+
+    @property
+    def profiling(self) -> bool:
+        return self._running and self._profile is not None
+
+    def record(self, target: str) -> None:
+        """Attribute what runs from now on to `target` (a test file)."""
+        if not self._running:
+            return
+        if target != self.target:
+            self.target = target
+            self._sink[0] = self.codes.setdefault(target, set())
+            if self._tool is not None:
+                sys.monitoring.restart_events()
+        self.resume()
+
+    def resume(self) -> None:
+        if self.profiling and not self._recording:
+            sys.setprofile(self._profile)
+            self._recording = True
+
+    def pause(self) -> None:
+        """Stop recording until the next `record` (the profile hook only: monitoring stays on)."""
+        if self._profile is None or not self._recording:
+            return
+        self._recording = False
+        if sys.getprofile() is not self._profile and self.problem is None:
+            self.problem = "another tool replaced the profile hook: executed-code evidence is incomplete"
+        sys.setprofile(self._previous[0])
+
+    def stop(self) -> None:
+        if not self._running:
+            return
+        self.pause()
+        self._running = False
+        self._sink[0] = set()  # late events (other threads) are dropped
+        if self._tool is not None:
+            monitoring = sys.monitoring
+            monitoring.set_events(self._tool, 0)
+            monitoring.register_callback(self._tool, monitoring.events.PY_START, None)
+            monitoring.free_tool_id(self._tool)
+        else:
+            threading.setprofile(self._previous[1])
+
+
+# -- tracebacks and skips --------------------------------------------------------------------------
+
+def _frames(excinfo: Any) -> List[types.FrameType]:
+    """The raw traceback's frames, outermost first: no pytest Traceback API (it changed in 7.4)."""
+    frames = []
+    tb = excinfo.tb if excinfo is not None else None
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    return frames
+
+
+def _hidden(frame: types.FrameType, excinfo: Any) -> bool:
+    """pytest's rule: `__tracebackhide__` in the frame's locals, else its globals (may be callable)."""
+    for scope in (frame.f_locals, frame.f_globals):
+        if "__tracebackhide__" in scope:
+            hide = scope["__tracebackhide__"]
+            return bool(hide(excinfo) if callable(hide) else hide)
+    return False
+
+
+def _pytest_module(frame: types.FrameType) -> str:
+    """`skipping`, `unittest`, `outcomes`, ... for a frame inside pytest itself, else ''."""
+    parent, name = os.path.split(frame.f_code.co_filename)
+    return name[:-3] if os.path.basename(parent) == "_pytest" and name.endswith(".py") else ""
+
+
+def _origin(excinfo: Any) -> str:
+    """Who raised a skip or xfail: the pytest module (`skipping` for markers, `unittest`) of the
+    innermost frame outside pytest's outcome functions, or '' for the test's own code."""
+    return next((m for m in map(_pytest_module, reversed(_frames(excinfo))) if m != "outcomes"), "")
+
+
+def _skip_marker(item: Any, excinfo: Any, reason: Optional[str]) -> str:
+    frames = _frames(excinfo)
+    if any(_pytest_module(f) == "outcomes" and f.f_code.co_name == "importorskip" for f in frames):
+        return "importorskip"
+    origin = _origin(excinfo)
+    if origin == "unittest":
+        return "unittest"
+    if origin != "skipping":
+        return "pytest.skip"
+    names = {m.name for m in item.iter_markers()} if item is not None else set()
+    if "skipif" not in names:
+        return "skip"
+    if "skip" not in names:
+        return "skipif"
+    # Both: skipif markers are evaluated first, so a skip marker caused it only if its reason matches.
+    for mark in item.iter_markers(name="skip"):
+        if mark.kwargs.get("reason", mark.args[0] if mark.args else "unconditional skip") == reason:
+            return "skip"
+    return "skipif"
+
+
+def _skip_reason(rep: Any) -> Optional[str]:
+    longrepr = rep.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:
+        message = str(longrepr[2])
+        return message[len("Skipped: "):] if message.startswith("Skipped: ") else message
+    return None
+
+
+def _hypothesis_run(stats: Dict[str, Any]) -> Tuple[int, bool]:
+    """(examples, exhausted) from Hypothesis' engine statistics (the same dict format in all 6.x)."""
+
+    def cases(phase: str) -> List[Dict[str, Any]]:
+        data = stats.get(phase + "-phase")
+        return list(data.get("test-cases") or []) if isinstance(data, dict) else []
+
+    ran = cases("reuse") + cases("generate")
+    failing = any(c.get("status") == "interesting" for c in ran + cases("shrink"))
+    examples = sum(1 for c in ran if c.get("status") in ("valid", "interesting"))
+    exhausted = stats.get("stopped-because") == "nothing left to do" and bool(cases("generate")) and not failing
+    return examples, exhausted
+
+
+def _is_module(collector: Any) -> bool:
+    return isinstance(collector, pytest.Module) and not isinstance(collector, pytest.Package)
+
+
+def _is_hypothesis_test(item: Any) -> bool:
+    return isinstance(item, pytest.Function) and bool(getattr(item.obj, "is_hypothesis_test", False))
+
+
+def _versions() -> Versions:
+    hypothesis = getattr(sys.modules.get("hypothesis"), "__version__", None)
+    if hypothesis is None:  # installed but not imported (never import it just to ask)
+        found = (glob.glob(os.path.join(p, "hypothesis-*.dist-info")) for p in sys.path if isinstance(p, str))
+        dist = next((d for ds in found for d in ds), None)
+        hypothesis = os.path.basename(dist)[len("hypothesis-"):-len(".dist-info")] if dist else None
+    return Versions(python=platform.python_version(), pytest=str(pytest.__version__), hypothesis=hypothesis)
+
+
+# -- the recorder ----------------------------------------------------------------------------------
+
+class Recorder:
+    def __init__(self, config: Any) -> None:
+        self.root = os.path.abspath(str(config.invocation_params.dir))  # the sandbox root (build root)
+        self.rootdir = os.path.abspath(str(getattr(config, "rootpath", None) or config.rootdir))  # nodeids
+        self.errors: List[str] = [_MUTANT_ERROR] if _MUTANT_ERROR else []
+        self.unsupported: Optional[str] = None
+        if getattr(config.option, "dist", "no") != "no":
+            self.unsupported = "pytest-xdist runs the tests in workers this recorder does not see"
+        self.configs: Dict[str, Dict[str, Any]] = {}
+        self.cases: Dict[str, Dict[str, Any]] = {}
+        self.hypothesis: Dict[str, List[Tuple[int, bool]]] = {}
+        self.collected: Dict[str, Set[str]] = {}
+        self.collection_errors: Dict[str, str] = {}
+        self.referenced: Dict[str, Set[str]] = {}  # test file -> module files its namespace refers to
+        self.expected: Set[str] = set()
+        self.finished: Set[str] = set()
+        self.interrupted: Optional[str] = None
+        self.evidence = _Evidence()
+        self._sources: Dict[str, Optional[str]] = {}
+        self._guard(self._load_configs)
+        self._guard(self.evidence.start)
+
+    # -- plumbing ------------------------------------------------------------------------------
+    def _guard(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a recorder step; its exception becomes a recorder error, never a pytest crash."""
+        try:
+            return fn(*args)
+        except Exception as e:
+            tb = e.__traceback__
+            while tb is not None and tb.tb_next is not None:
+                tb = tb.tb_next
+            where = f" ({os.path.basename(tb.tb_frame.f_code.co_filename)}:{tb.tb_lineno})" if tb else ""
+            self.errors.append(f"{getattr(fn, '__name__', 'recorder')}: {type(e).__name__}: {e}{where}")
+            return None
+
+    def _rel(self, path: Any) -> str:
+        return os.path.relpath(os.path.abspath(str(path)), self.root).replace(os.sep, "/")
+
+    def _file_of(self, node: Any) -> str:
+        path = getattr(node, "path", None)  # pytest >= 7; `fspath` before
+        return self._rel(path if path is not None else node.fspath)
+
+    def _source(self, filename: str) -> Optional[str]:
+        """The sandbox-relative path of a code object's file, or None for machinery and non-files."""
+        if filename not in self._sources:
+            full = os.path.normpath(os.path.join(self.root, filename))
+            rel = os.path.relpath(full, self.root)
+            parts = rel.split(os.sep)
+            ok = (filename.endswith(".py") and parts[0] != ".." and not EXCLUDED_DIRS.intersection(parts)
+                  and os.path.isfile(full))
+            self._sources[filename] = "/".join(parts) if ok else None
+        return self._sources[filename]
+
+    def _tail(self, text: str) -> Tuple[str, ...]:
+        """The failure text's last lines, without the sandbox path or object addresses (they differ
+        from run to run, and the same run should give the same file)."""
+        text = ADDRESS_RE.sub("0x?", text.replace(self.root + os.sep, ""))
+        return tuple(text.rstrip("\n").splitlines()[-TAIL_LINES:])
+
+    def _load_configs(self) -> None:
+        for path in sorted(glob.glob(os.path.join(self.root, CONFIG_GLOB))):
+            self._guard(self._load_config, path)
+
+    def _load_config(self, path: str) -> None:
         with open(path, encoding="utf-8") as f:
             config = json.load(f)
-        configs[config["source"]] = config
-    return configs
+        if not isinstance(config, dict) or not isinstance(config.get("source"), str):
+            raise ValueError(f"{self._rel(path)} has no string `source`")
+        self.configs[config["source"]] = config
 
-
-class OracleGatePlugin:
-    def __init__(self, rootdir: str) -> None:
-        self.rootdir = rootdir
-        self.configs = _load_configs()
-        self.cases: Dict[str, Dict[str, Any]] = {}
-        self.examples: Dict[str, int] = {}
-        self.current: Optional[str] = None
-        self.errors: List[str] = []
-        self.freezes: Dict[str, Dict[str, FreezeEntry]] = {}
-        self.today: Dict[str, datetime.date] = {}
-        for source, config in self.configs.items():
-            ledgers = []
-            for ledger in config.get("ledgers", []):
-                try:
-                    ledgers.append(parse_ledger(ledger["text"], ledger["path"]))
-                except LedgerError as e:
-                    self.errors.append(str(e))
-            self.freezes[source] = merge_entries(ledgers)
-            self.today[source] = datetime.date.fromisoformat(config.get("today") or datetime.date.today().isoformat())
-
-    # -- collection ------------------------------------------------------------------------
-    def _source(self, item: pytest.Item) -> str:
-        return item.nodeid.split("::", 1)[0]
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(self, items: List[pytest.Item]) -> None:
-        for item in items:
-            hypothesis_handle = getattr(getattr(item, "obj", None), "hypothesis", None)
-            inner = getattr(hypothesis_handle, "inner_test", None)
-            if inner is None or getattr(inner, "_oracle_gate_counted", False):
-                continue
-
-            @functools.wraps(inner)
-            def counted(*args: Any, __inner: Any = inner, **kwargs: Any) -> Any:
-                if self.current is not None:
-                    self.examples[self.current] = self.examples.get(self.current, 0) + 1
-                return __inner(*args, **kwargs)
-
-            counted._oracle_gate_counted = True  # type: ignore[attr-defined]
-            hypothesis_handle.inner_test = counted
-
-    def pytest_deselected(self, items: List[pytest.Item]) -> None:
-        for item in items:
-            self._record(item.nodeid, "unlisted_skip", None, "UNLISTED_SKIP deselected by configuration or a hook")
-
+    # -- collection ----------------------------------------------------------------------------
     @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_call(self, item: pytest.Item):
-        self.current = item.nodeid
-        try:
-            yield
-        finally:
-            self.current = None
+    def pytest_make_collect_report(self, collector: Any) -> Any:
+        self._guard(self._collect_start, collector)
+        outcome = yield
+        if outcome.excinfo is None:
+            self._guard(self._collect_end, collector, outcome.get_result())
+        else:
+            self._guard(self.evidence.pause)
 
-    # -- outcomes --------------------------------------------------------------------------
-    def _record(
-        self, nodeid: str, outcome: str, signature: Optional[str], detail: str, exception: Optional[str] = None
-    ) -> None:
-        previous = self.cases.get(nodeid)
-        # A later phase can only make an outcome worse: a failure never turns into a pass or a freeze.
-        if previous is not None and previous["outcome"] != "passed" and outcome in ("passed", "frozen"):
+    def _collect_start(self, collector: Any) -> None:
+        # A module's collection imports it: that code counts for the module being collected.
+        if _is_module(collector):
+            self.evidence.record(self._file_of(collector))
+
+    def _collect_end(self, collector: Any, rep: Any) -> None:
+        file = self._file_of(collector)
+        if _is_module(collector):
+            self.evidence.pause()
+        if rep.passed and _is_module(collector):
+            self.referenced[file] = self._referenced_modules(collector.obj)
             return
-        self.cases[nodeid] = {
-            "nodeid": nodeid, "outcome": outcome, "signature": signature, "detail": detail, "exception": exception,
-        }
+        if not (rep.failed or rep.skipped):
+            return
+        excinfo = getattr(rep.__dict__.get("call"), "excinfo", None)  # pytest keeps the CallInfo there
+        nodeid = rep.nodeid or "<session>"
+        self.collected.setdefault(file, set())
+        if rep.failed:
+            exception = excinfo.typename if excinfo is not None else "CollectError"
+            tail = self._tail(rep.longreprtext)
+            self.collection_errors[file] = "\n".join(tail)
+            self.cases[nodeid] = dict(
+                file=file, outcome="error", phase="collect", exception=exception, tail=tail,
+                signature=failure_signature(nodeid, exception, self._signature_frames(excinfo, collector)))
+        else:
+            reason = _skip_reason(rep)
+            self.cases[nodeid] = dict(
+                file=file, outcome="skipped", phase="collect", exception="skip", reason=reason,
+                marker=_skip_marker(None, excinfo, reason), signature=failure_signature(nodeid, "skip", []))
 
-    def _signature(self, item: pytest.Item, exception: str, excinfo: Any) -> str:
-        frames = []
-        if excinfo is not None:
-            # From the test's own frame inward, as pytest shows it: runner frames are not the failure.
-            traceback = excinfo.traceback.cut(path=item.path).filter()
-            for entry in traceback:
-                path = str(entry.path)
-                if os.path.isabs(path):
-                    path = os.path.relpath(path, self.rootdir)
-                frames.append(Frame(path=path, function=entry.name))
-        params = getattr(getattr(item, "callspec", None), "params", {}) or {}
-        return failure_signature(item.nodeid, exception, frames, parameter_shape(params))
+    def _referenced_modules(self, module: Any) -> Set[str]:
+        """Files of the modules a test module's namespace refers to (modules, functions, classes):
+        when Pants batches files, a module imported by an earlier file is not imported again."""
+        files = set()
+        for value in list(vars(module).values()):
+            if isinstance(value, types.ModuleType):
+                owner: Any = value
+            elif isinstance(value, (types.FunctionType, type)):
+                owner = sys.modules.get(vars(value).get("__module__") if isinstance(value, type) else value.__module__)
+            else:
+                continue
+            filename = getattr(owner, "__file__", None)
+            if isinstance(filename, str):
+                files.add(filename)
+        return files
+
+    def pytest_deselected(self, items: List[Any]) -> None:
+        self._guard(self._deselected, items)
+
+    def _deselected(self, items: List[Any]) -> None:
+        for item in items:
+            file = self._file_of(item)
+            self.collected.setdefault(file, set()).add(item.nodeid)
+            self.cases.setdefault(item.nodeid, dict(
+                file=file, outcome="skipped", phase="collect", marker="deselected", exception="skip",
+                signature=failure_signature(item.nodeid, "skip", [], self._shape(item))))
+
+    def pytest_collection_finish(self, session: Any) -> None:
+        self._guard(self._collection_finish, session.items)
+
+    def _collection_finish(self, items: List[Any]) -> None:
+        for item in items:
+            self.collected.setdefault(self._file_of(item), set()).add(item.nodeid)
+            self.expected.add(item.nodeid)
+
+    # -- running -------------------------------------------------------------------------------
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_protocol(self, item: Any) -> Any:
+        self._guard(lambda: self.evidence.record(self._file_of(item)))
+        yield
+        self._guard(self.evidence.pause)
+
+    @pytest.hookimpl(hookwrapper=True, trylast=True)
+    def pytest_runtest_call(self, item: Any) -> Any:
+        # trylast: inside Hypothesis' own wrapper, whose statistics collector we chain to.
+        undo = [self._guard(self._count_examples, item), self._guard(self._profile_bodies_only, item)]
+        yield
+        for restore in undo:
+            if restore is not None:
+                self._guard(restore)
+
+    def _count_examples(self, item: Any) -> Optional[Callable[[], None]]:
+        statistics = sys.modules.get("hypothesis.statistics")
+        collector = getattr(statistics, "collector", None)
+        if collector is None:
+            return None
+        runs = self.hypothesis.setdefault(item.nodeid, []) if _is_hypothesis_test(item) else []
+
+        def note(stats: Any) -> Any:
+            self._guard(lambda: runs.append(_hypothesis_run(stats)))
+            if runs and item.nodeid not in self.hypothesis:
+                self.hypothesis[item.nodeid] = runs  # e.g. a state machine run inside a plain test
+            return previous(stats) if previous is not None else None
+
+        previous = collector.value
+        context = collector.with_value(note)
+        context.__enter__()
+        return lambda: context.__exit__(None, None, None)
+
+    def _profile_bodies_only(self, item: Any) -> Optional[Callable[[], None]]:
+        """With the profile hook, a property records inside its body only: Hypothesis' engine
+        would pay for every call it makes (slow enough to trip its health checks)."""
+        handle = getattr(item.obj, "hypothesis", None) if _is_hypothesis_test(item) else None
+        inner = getattr(handle, "inner_test", None)
+        if not self.evidence.profiling or inner is None or inspect.iscoroutinefunction(inner):
+            return None  # (async bodies are wrapped by their own plugins, which look for a coroutine)
+        evidence = self.evidence
+
+        @functools.wraps(inner)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            __tracebackhide__ = True
+            evidence.resume()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                evidence.pause()
+
+        # Hypothesis seeds derandomized runs and keys its database by a digest of this function's
+        # source and signature: the wrapper must digest exactly as the body does.
+        recorded.__signature__ = inspect.signature(inner)  # type: ignore[attr-defined]
+        handle.inner_test = recorded
+        evidence.pause()
+
+        def restore() -> None:
+            handle.inner_test = inner
+            evidence.resume()
+
+        return restore
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: Any):
+    def pytest_runtest_makereport(self, item: Any, call: Any) -> Any:
+        # tryfirst: the outermost wrapper, so it sees the report every other plugin settled on.
         outcome = yield
-        rep = outcome.get_result()
-        source = self._source(item)
-        freezes = self.freezes.get(source, {})
-        today = self.today.get(source, datetime.date.today())
-        if rep.skipped:
-            kind = "xfail" if hasattr(rep, "wasxfail") else "skip"
-            sig = self._signature(item, kind, None)
-            entry = freezes.get(sig)
-            if entry is not None and not entry.expired(today):
-                self._record(item.nodeid, "frozen", sig, f"FROZEN {kind} signature={sig} until {entry.expires}")
-                return
-            code = "freeze_expired" if entry is not None else "unlisted_skip"
-            detail = (f"FREEZE_EXPIRED signature={sig} expired {entry.expires} owner={entry.owner}"
-                      if entry is not None else
-                      f"UNLISTED_SKIP {kind} signature={sig} is in no freeze ledger")
-            self._fail(rep, detail)
-            self._record(item.nodeid, code, sig, detail, kind)
-            return
-        if rep.failed:
-            exc = call.excinfo.typename if call.excinfo is not None else "Failed"
-            sig = self._signature(item, exc, call.excinfo)
-            entry = freezes.get(sig)
-            if entry is not None and not entry.expired(today):
-                rep.outcome = "skipped"
-                rep.longrepr = (str(item.fspath), 0, f"FROZEN signature={sig} until {entry.expires}: {entry.reason}")
-                self._record(item.nodeid, "frozen", sig, f"FROZEN signature={sig} until {entry.expires}", exc)
-                return
-            if entry is not None:
-                detail = f"FREEZE_EXPIRED signature={sig} expired {entry.expires} owner={entry.owner}"
-                self._record(item.nodeid, "freeze_expired", sig, detail, exc)
-                return
-            self._record(item.nodeid, "failed", sig, f"{exc} signature={sig}", exc)
-            return
-        if rep.when == "call":
-            minimum = int(self.configs.get(source, {}).get("min_examples") or 0)
-            ran = self.examples.get(item.nodeid)
-            if minimum and ran is not None and ran < minimum:
-                detail = f"MIN_EXAMPLES ran {ran} example(s), min_examples={minimum}"
-                self._fail(rep, detail)
-                self._record(item.nodeid, "min_examples", None, detail)
-                return
-            listed = next((e for e in freezes.values()
-                           if e.test == normalize_name(item.nodeid) and not e.expired(today)), None)
-            if listed is not None:
-                # A frozen test never counts as a pass, even on a run where its flake stayed away.
-                self._record(item.nodeid, "frozen", listed.signature,
-                             f"FROZEN passed, but {listed.test} is frozen until {listed.expires}: it does not vote")
-                return
-            self._record(item.nodeid, "passed", None, "")
+        if outcome.excinfo is None:
+            self._guard(self._report, item, call, outcome.get_result())
 
-    @staticmethod
-    def _fail(rep: Any, detail: str) -> None:
-        rep.outcome = "failed"
-        rep.longrepr = detail
-        if hasattr(rep, "wasxfail"):
-            del rep.wasxfail
+    def _shape(self, item: Any) -> Tuple[str, ...]:
+        return parameter_shape(getattr(getattr(item, "callspec", None), "params", None) or {})
 
-    def pytest_sessionfinish(self, session: Any, exitstatus: int) -> None:
-        if self.errors:
-            session.exitstatus = 1
-        os.makedirs(RESULTS_DIR, exist_ok=True)
-        payload = {
-            "version": 1,
-            "complete": True,
-            "exitstatus": int(exitstatus),
-            "errors": self.errors,
-            "cases": [self.cases[k] for k in sorted(self.cases)],
-            "examples": self.examples,
-        }
-        with open(os.path.join(RESULTS_DIR, "results.json"), "w", encoding="utf-8") as f:
-            json.dump(payload, f, indent=1, sort_keys=True)
+    def _signature_frames(self, excinfo: Any, node: Any) -> List[Frame]:
+        """From the test file's first frame inward, hidden frames dropped (as pytest cuts them)."""
+        frames = _frames(excinfo)
+        own = os.path.normcase(os.path.abspath(str(getattr(node, "path", None) or node.fspath)))
+        start = next((i for i, f in enumerate(frames)
+                      if os.path.normcase(os.path.abspath(f.f_code.co_filename)) == own), 0)
+        out = []
+        for frame in frames[start:]:
+            if self._guard(_hidden, frame, excinfo):
+                continue
+            path = frame.f_code.co_filename
+            if os.path.isabs(path):
+                path = os.path.relpath(path, self.rootdir)
+            out.append(Frame(path=path.replace(os.sep, "/"), function=frame.f_code.co_name))
+        return out
+
+    def _report(self, item: Any, call: Any, rep: Any) -> None:
+        previous = self.cases.get(item.nodeid)
+        if previous is not None and previous["outcome"] in FAILED:
+            return  # the first failure is the test's outcome; a later phase cannot hide it
+        case = self._classify(item, call, rep)
+        if case is not None:
+            case["file"] = self._file_of(item)
+            case["phase"] = rep.when
+            self.cases[item.nodeid] = case
+
+    def _classify(self, item: Any, call: Any, rep: Any) -> Optional[Dict[str, Any]]:
+        nodeid, excinfo, shape = item.nodeid, call.excinfo, self._shape(item)
+        xfail = hasattr(rep, "wasxfail")
+        if rep.outcome == "passed":
+            if xfail:
+                return dict(outcome="xpassed", marker="xfail", reason=rep.wasxfail, exception="xfail",
+                            signature=failure_signature(nodeid, "xfail", [], shape))
+            return dict(outcome="passed") if rep.when == "call" else None
+        if rep.outcome == "failed":
+            tail = self._tail(rep.longreprtext)
+            outcome = "failed" if rep.when == "call" else "error"
+            if excinfo is None:  # a strict xfail that passed, or a plugin's own failure
+                text = str(rep.longrepr)
+                strict = text.startswith("[XPASS(strict)]")
+                return dict(outcome=outcome, exception="Failed", tail=tail, marker="xfail" if strict else None,
+                            reason=text[len("[XPASS(strict)]"):].strip() if strict else None,
+                            signature=failure_signature(nodeid, "Failed", [], shape))
+            return dict(outcome=outcome, exception=excinfo.typename, tail=tail,
+                        signature=failure_signature(nodeid, excinfo.typename,
+                                                    self._signature_frames(excinfo, item), shape))
+        if rep.outcome != "skipped":
+            return None  # e.g. pytest-rerunfailures' "rerun": the final report follows
+        if xfail:
+            imperative = (excinfo is not None and isinstance(excinfo.value, pytest.xfail.Exception)
+                          and _origin(excinfo) != "skipping")
+            reason = str(rep.wasxfail)
+            if imperative and reason.startswith("reason: "):  # pytest < 8 prefixes pytest.xfail()'s reason
+                reason = reason[len("reason: "):]
+            return dict(outcome="xfailed", marker="pytest.xfail" if imperative else "xfail", reason=reason,
+                        exception="xfail", tail=self._tail(rep.longreprtext),
+                        signature=failure_signature(nodeid, "xfail", [], shape))
+        reason = _skip_reason(rep)
+        return dict(outcome="skipped", marker=_skip_marker(item, excinfo, reason), reason=reason,
+                    exception="skip", signature=failure_signature(nodeid, "skip", [], shape))
+
+    def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        self.finished.add(nodeid)
+
+    # -- the end -------------------------------------------------------------------------------
+    def pytest_keyboard_interrupt(self, excinfo: Any) -> None:
+        value = excinfo.value
+        if isinstance(value, pytest.exit.Exception):
+            reason = f"pytest.exit(returncode={value.returncode!r}): {value.msg}"
+        else:  # KeyboardInterrupt, or pytest's Interrupted (e.g. "1 error during collection")
+            reason = f"{type(value).__name__}: {value}" if str(value) else type(value).__name__
+        self.interrupted = self.interrupted or reason
+
+    def pytest_internalerror(self, excinfo: Any) -> None:
+        message = str(excinfo.value).splitlines()[0] if str(excinfo.value) else ""
+        self.interrupted = self.interrupted or f"internal error: {excinfo.typename}: {message}"
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_sessionfinish(self, session: Any) -> Any:
+        # tryfirst: the outermost wrapper, so the exit status is the one other plugins settled on.
+        yield
+        self._guard(self.evidence.stop)
+        results = self._guard(self._results, session)
+        if results is None:  # only a recorder bug gets here; still leave a (incomplete) record
+            results = SessionResults(complete=False, exit_status=int(session.exitstatus), versions=_versions(),
+                                     recorder_errors=tuple(self.errors))
+        self._guard(self._write, results)
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         for error in self.errors:
-            terminalreporter.write_line(f"oracle-gate: {error}", red=True)
+            terminalreporter.write_line(f"oracle-gate recorder error: {error}")
+
+    def pytest_unconfigure(self) -> None:
+        self._guard(self.evidence.stop)
+
+    def _results(self, session: Any) -> SessionResults:
+        if self.evidence.problem:
+            self.errors.append(self.evidence.problem)
+        if self.unsupported:
+            self.errors.append(self.unsupported)
+        stop = getattr(session, "shouldfail", False) or getattr(session, "shouldstop", False)
+        interrupted = self.interrupted or (str(stop) if stop else None)
+        complete = (interrupted is None and self.expected <= self.finished and not self.collection_errors
+                    and self.unsupported is None)
+        tests = []
+        for nodeid, case in self.cases.items():
+            runs = self.hypothesis.get(nodeid)
+            if runs is not None and case["outcome"] != "skipped":
+                case = dict(case, examples=sum(n for n, _ in runs), exhausted=bool(runs) and all(e for _, e in runs))
+            try:
+                tests.append(TestRecord(nodeid=nodeid, **case))
+            except ResultsError as e:
+                self.errors.append(f"record: {e}")
+        return SessionResults(
+            complete=complete, exit_status=int(session.exitstatus), versions=_versions(), interrupted=interrupted,
+            tests=tuple(tests), files=self._files(), recorder_errors=tuple(self.errors),
+            mutant=None if _MUTANT is None else Mutant(id=_MUTANT.id, path=_MUTANT.path, served=_MUTANT.served))
+
+    def _files(self) -> Tuple[FileRecord, ...]:
+        executed: Dict[str, Set[Tuple[str, int, str]]] = {}
+        module_code: Dict[str, Optional[Tuple[str, int, str]]] = {}
+        for target, codes in self.evidence.codes.items():
+            found = executed.setdefault(target, set())
+            for code in codes:
+                path = self._source(code.co_filename)
+                if path is not None:
+                    found.add((path, code.co_firstlineno, code.co_name))
+                    if code.co_name == "<module>":
+                        module_code[path] = (path, code.co_firstlineno, code.co_name)
+        paths = set(self.collected) | set(self.collection_errors) | set(self.configs)
+        paths |= set(executed)
+        records = []
+        for path in sorted(paths):
+            found = executed.get(path, set())
+            for filename in self.referenced.get(path, ()):
+                module = self._source(filename)
+                if module is not None and module not in module_code:  # imported before recording began
+                    module_code[module] = self._module_code(module, filename)
+                if module is not None and module_code[module] is not None:
+                    found.add(module_code[module])
+            config = self.configs.get(path, {})
+            records.append(FileRecord(
+                path=path, address=config.get("address"), collected=tuple(self.collected.get(path, ())),
+                collection_error=self.collection_errors.get(path), executed=tuple(found),
+                fixtures=tuple((f, self._sha256(f)) for f in config.get("fixtures") or ())))
+        return tuple(records)
+
+    def _module_code(self, path: str, filename: str) -> Optional[Tuple[str, int, str]]:
+        try:
+            with open(os.path.join(self.root, path), "rb") as f:
+                return path, compile(f.read(), filename, "exec", dont_inherit=True).co_firstlineno, "<module>"
+        except (OSError, SyntaxError, ValueError):
+            return None
+
+    def _sha256(self, path: str) -> Optional[str]:
+        try:
+            with open(os.path.join(self.root, path), "rb") as f:
+                return hashlib.sha256(f.read()).hexdigest()
+        except OSError:
+            return None
+
+    def _write(self, results: SessionResults) -> None:
+        path = os.path.join(self.root, EXTRA_OUTPUT, *RESULTS_RELPATH.split("/"))
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path + ".tmp", "wb") as f:
+            f.write(dumps(results))
+        os.replace(path + ".tmp", path)
+
+
+# -- registration ----------------------------------------------------------------------------------
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: Any) -> None:
+    # As early as a plugin can run, so a mutant is served even to modules conftest.py imports.
+    try:
+        _install_mutant(str(early_config.invocation_params.dir))
+    except Exception as e:  # never let the recorder stop pytest
+        sys.stderr.write(f"oracle-gate recorder error: {type(e).__name__}: {e}\n")
 
 
 def pytest_configure(config: Any) -> None:
-    plugin = OracleGatePlugin(str(config.rootpath))
-    config.pluginmanager.register(plugin, "oracle-gate-recorder")
-    _hermetic_hypothesis(plugin)
-
-
-def _hermetic_hypothesis(plugin: OracleGatePlugin) -> None:
-    """Derandomised, database-free Hypothesis, so a cached result is the result a rerun would give."""
+    if hasattr(config, "workerinput"):
+        return  # a pytest-xdist worker: the controller's recorder marks the session incomplete
     try:
-        from hypothesis import settings  # pants: no-infer-dep (optional in the sandbox)
-    except ImportError:
-        return
-    minimum = max([int(c.get("min_examples") or 0) for c in plugin.configs.values()] + [100])
-    settings.register_profile("oracle-gate", derandomize=True, database=None, max_examples=minimum, deadline=None)
-    settings.load_profile("oracle-gate")
+        _install_mutant(str(config.invocation_params.dir))
+        config.pluginmanager.register(Recorder(config), "oracle-gate-recorder")
+    except Exception as e:
+        sys.stderr.write(f"oracle-gate recorder error: {type(e).__name__}: {e}\n")
+
+
+def pytest_unconfigure() -> None:
+    if _MUTANT is not None and _MUTANT in sys.meta_path:
+        sys.meta_path.remove(_MUTANT)

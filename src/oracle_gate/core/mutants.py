@@ -1,0 +1,1033 @@
+"""Mutants of changed symbols: the engine behind R3 "numbness by mutation".
+
+A mutant is the full source of one module with one small, deliberate fault in the lines of a
+changed symbol. The gate runs each mutant against the region's voting oracles (through Pants'
+own pytest runner, the mutated source shipped in `ORACLE_GATE_MUTANT`); a changed symbol whose
+mutants all survive is numb: no oracle can tell it from a broken version of itself.
+
+How a mutant is made: `ast` decides what to mutate and checks the result, but the mutant itself
+is a text edit at node positions (never a re-unparse of the module), so only the mutated span
+changes and every line keeps its number: the evidence recorder maps executed code by line. Each
+mutant is checked to compile and to parse to exactly the intended tree (the original with one
+node changed), which differs from the original tree; mutants with the same tree are kept once.
+
+Choice and order are deterministic and bounded: candidates are taken round-robin by symbol,
+then by operator kind (`KINDS` order) within a symbol, in source order within a kind, until
+`max_mutants` are accepted, so one large symbol cannot starve the others.
+
+Needs node end positions (Python 3.8+); Python 3.7 raises `MutationUnsupported`.
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import binascii
+import bisect
+import hashlib
+import json
+import re
+import sys
+import warnings
+import zlib
+from dataclasses import dataclass
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+
+ENV_VAR = "ORACLE_GATE_MUTANT"
+MAX_ENV_CHARS = 100 * 1024
+MAX_DECODED_BYTES = 16 * 1024 * 1024
+MUTANT_ID_LEN = 12
+
+# Operator kinds, in the order a symbol's turn cycles through them.
+KINDS = (
+    "eq_hash",
+    "compare",
+    "condition",
+    "boolop",
+    "arith",
+    "return",
+    "unary",
+    "off_by_one",
+    "constant",
+    "remove",
+    "collection",
+)
+
+Target = Tuple[str, Tuple[int, int]]
+
+
+class MutationUnsupported(RuntimeError):
+    """This Python cannot generate mutants (no node end positions before 3.8)."""
+
+
+class MutantTooLarge(ValueError):
+    """A mutant's encoded environment value is over `MAX_ENV_CHARS`: report it as not run."""
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    symbol: str
+    operator: str
+    line: int
+    description: str
+    source: str
+
+
+def mutant_id(path: str, symbol: str, operator: str, location: str, replacement: str) -> str:
+    """Stable short hash of what makes a mutant: where, which operator, what text goes in."""
+    blob = json.dumps([path, symbol, operator, location, replacement], ensure_ascii=False)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:MUTANT_ID_LEN]
+
+
+def mutants(
+    source: str, path: str, targets: Sequence[Target], max_mutants: int
+) -> Tuple[Mutant, ...]:
+    """At most `max_mutants` mutants of the nodes inside the targets' line ranges.
+
+    `targets` are `(symbol qualname, (start_line, end_line))`, 1-based and inclusive; a symbol may
+    appear more than once (disjoint ranges). A node belongs to the innermost range that holds all
+    of its lines, so nested symbols (a class and its method) do not share mutants.
+    """
+    if sys.version_info < (3, 8):
+        raise MutationUnsupported(
+            "mutant generation needs Python 3.8+ (AST end positions); this is "
+            + ".".join(str(part) for part in sys.version_info[:3])
+        )
+    if isinstance(max_mutants, bool) or not isinstance(max_mutants, int) or max_mutants < 0:
+        raise ValueError(f"max_mutants must be a non-negative integer, got {max_mutants!r}")
+    ranges = _check_targets(targets)
+    if max_mutants == 0 or not ranges:
+        return ()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError) as exc:
+        where = f" line {exc.lineno}" if getattr(exc, "lineno", None) else ""
+        raise ValueError(f"cannot parse {path}:{where} {getattr(exc, 'msg', exc)}") from None
+    engine = _Engine(source, path, tree, ranges)
+    return engine.select(max_mutants)
+
+
+def numb_line(path: str, symbol: str, survived: int, total: int) -> Optional[str]:
+    """`NUMB <path>:<symbol> survived=<k>/<n>` when every one of n > 0 mutants survived."""
+    if not (0 <= survived <= total):
+        raise ValueError(f"survived must be within 0..total, got {survived}/{total}")
+    if total == 0 or survived < total:
+        return None
+    return f"NUMB {path}:{symbol} survived={survived}/{total}"
+
+
+def encode_mutant_env(path: str, source: str, mutant_id: str) -> str:
+    """The `ORACLE_GATE_MUTANT` value: base64 of zlib of JSON `{"id", "path", "source"}`."""
+    _check_payload(path, source, mutant_id)
+    payload = json.dumps(
+        {"id": mutant_id, "path": path, "source": source},
+        sort_keys=True,
+        separators=(",", ":"),
+    ).encode("ascii")
+    value = base64.b64encode(zlib.compress(payload, 9)).decode("ascii")
+    if len(value) > MAX_ENV_CHARS:
+        raise MutantTooLarge(
+            f"mutant {mutant_id} of {path}: {ENV_VAR} would be {len(value)} characters, "
+            f"over the {MAX_ENV_CHARS} limit"
+        )
+    return value
+
+
+def decode_mutant_env(value: str) -> Dict[str, str]:
+    """The inverse of `encode_mutant_env`; a clear `ValueError` for anything else."""
+    prefix = f"{ENV_VAR} is not a mutant payload"
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{prefix}: empty")
+    try:
+        packed = base64.b64decode(value.encode("ascii"), validate=True)
+    except (UnicodeError, binascii.Error):
+        raise ValueError(f"{prefix}: not base64") from None
+    try:
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(packed, MAX_DECODED_BYTES)
+    except zlib.error:
+        raise ValueError(f"{prefix}: not zlib data") from None
+    if inflater.unconsumed_tail:
+        raise ValueError(f"{prefix}: over {MAX_DECODED_BYTES} bytes inflated")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeError, ValueError):
+        raise ValueError(f"{prefix}: not UTF-8 JSON") from None
+    if not isinstance(data, dict) or set(data) != {"id", "path", "source"}:
+        raise ValueError(f"{prefix}: expected exactly the keys id, path, source")
+    try:
+        _check_payload(data["path"], data["source"], data["id"])
+    except ValueError as exc:
+        raise ValueError(f"{prefix}: {exc}") from None
+    return {"id": data["id"], "path": data["path"], "source": data["source"]}
+
+
+def _check_payload(path: Any, source: Any, mutant_id: Any) -> None:
+    if not isinstance(path, str) or not path.endswith(".py") or path.startswith("/"):
+        raise ValueError(f"mutant path must be a build-root-relative .py path, got {path!r}")
+    if ".." in path.replace("\\", "/").split("/"):
+        raise ValueError(f"mutant path must not leave the build root, got {path!r}")
+    if not isinstance(source, str):
+        raise ValueError("mutant source must be text")
+    if not isinstance(mutant_id, str) or not mutant_id:
+        raise ValueError("mutant id must be a non-empty string")
+
+
+def _check_targets(targets: Sequence[Target]) -> List[Tuple[str, int, int, int]]:
+    """(symbol, start, end, order) per range; a clear error for a malformed target."""
+    ranges = []
+    for order, target in enumerate(targets):
+        try:
+            symbol, (start, end) = target
+        except (TypeError, ValueError):
+            raise ValueError(f"target must be (symbol, (start_line, end_line)), got {target!r}") from None
+        ok = all(isinstance(n, int) and not isinstance(n, bool) for n in (start, end))
+        if not isinstance(symbol, str) or not symbol or not ok or not 1 <= start <= end:
+            raise ValueError(f"target must be (symbol, (start_line, end_line)), got {target!r}")
+        ranges.append((symbol, start, end, order))
+    return ranges
+
+
+# -- operator tables -------------------------------------------------------------------------
+
+_CMP_TEXT = {
+    ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!=",
+    ast.Is: "is", ast.IsNot: "is not", ast.In: "in", ast.NotIn: "not in",
+}
+_CMP_SWAP = {
+    ast.Lt: (ast.LtE, ast.GtE), ast.LtE: (ast.Lt, ast.Gt), ast.Gt: (ast.GtE, ast.LtE),
+    ast.GtE: (ast.Gt, ast.Lt), ast.Eq: (ast.NotEq,), ast.NotEq: (ast.Eq,),
+    ast.Is: (ast.IsNot,), ast.IsNot: (ast.Is,), ast.In: (ast.NotIn,), ast.NotIn: (ast.In,),
+}
+_BIN_TEXT = {
+    ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+    ast.Pow: "**", ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|",
+    ast.BitXor: "^",
+}
+_BIN_SWAP = {
+    ast.Add: ast.Sub, ast.Sub: ast.Add, ast.Mult: ast.Div, ast.Div: ast.Mult,
+    ast.FloorDiv: ast.Div, ast.Mod: ast.FloorDiv, ast.Pow: ast.Mult, ast.LShift: ast.RShift,
+    ast.RShift: ast.LShift, ast.BitAnd: ast.BitOr, ast.BitOr: ast.BitAnd, ast.BitXor: ast.BitAnd,
+}
+# `x OP k` is the same as `x SWAP k` for these right-hand constants: skip, never a real mutant.
+_NEUTRAL_RIGHT = {
+    ast.Add: 0, ast.Sub: 0, ast.Mult: 1, ast.Div: 1, ast.FloorDiv: 1, ast.Pow: 1,
+    ast.LShift: 0, ast.RShift: 0,
+}
+_ORDER_METHODS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
+_BOOL_CALLS = ("isinstance", "issubclass", "hasattr", "callable", "all", "any", "bool")
+_FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_NEWLINE_RE = re.compile(r"\r\n|\r|\n")
+
+
+# -- the engine ------------------------------------------------------------------------------
+
+class _Set:
+    """One in-place change of the original tree: `container[key] = value` (list index or
+    attribute), used to compute the tree a mutant must parse to, then undone."""
+
+    __slots__ = ("container", "key", "value")
+
+    def __init__(self, container: Any, key: Any, value: Any) -> None:
+        self.container, self.key, self.value = container, key, value
+
+    def swap(self, value: Any) -> Any:
+        if isinstance(self.key, int):
+            old = self.container[self.key]
+            self.container[self.key] = value
+        else:
+            old = getattr(self.container, self.key)
+            setattr(self.container, self.key, value)
+        return old
+
+
+@dataclass(frozen=True)
+class _Edit:
+    start: int
+    end: int
+    text: str
+
+
+@dataclass
+class _Candidate:
+    kind: str
+    lines: Tuple[int, int]
+    order: Tuple[int, int, int]
+    description: str
+    alternatives: Tuple[Tuple[_Edit, ...], ...]
+    changes: Tuple[_Set, ...]
+    symbol: str = ""
+
+
+def _const(value: Any) -> ast.Constant:
+    return ast.Constant(value=value, kind=None)
+
+
+def _name(ident: str) -> ast.Name:
+    return ast.Name(id=ident, ctx=ast.Load())
+
+
+def _not(node: ast.AST) -> ast.UnaryOp:
+    return ast.UnaryOp(op=ast.Not(), operand=node)
+
+
+def _is_number(node: Any, value: Any) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+        and node.value == value
+    )
+
+
+def _same(a: ast.AST, b: ast.AST) -> bool:
+    return ast.dump(a) == ast.dump(b)
+
+
+def _short(text: str, limit: int = 40) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _newlines(text: str) -> int:
+    return len(_NEWLINE_RE.findall(text))
+
+
+Unit = Tuple[List[Any], int, bool]  # (statement list, index, is a class header)
+
+
+def _units(body: List[Any]) -> List[Unit]:
+    units: List[Unit] = []
+    for index, stmt in enumerate(body):
+        if isinstance(stmt, ast.ClassDef) and stmt.body and _first_line(stmt.body[0]) > stmt.lineno:
+            units.append((body, index, True))
+            units.extend(_units(stmt.body))
+        else:
+            units.append((body, index, False))
+    return units
+
+
+def _first_line(stmt: Any) -> int:
+    return min([stmt.lineno] + [d.lineno for d in getattr(stmt, "decorator_list", ())])
+
+
+def _unit_lines(unit: Unit) -> Tuple[int, int]:
+    body, index, header = unit
+    stmt = body[index]
+    if header:
+        return _first_line(stmt), _first_line(stmt.body[0]) - 1
+    return _first_line(stmt), stmt.end_lineno
+
+
+def _unit_dump(unit: Unit) -> str:
+    body, index, header = unit
+    stmt = body[index]
+    if not header:
+        return ast.dump(stmt)
+    shell = ast.ClassDef(**{f: getattr(stmt, f, None) for f in stmt._fields})
+    shell.body = []
+    return ast.dump(shell)
+
+
+class _Engine:
+    def __init__(
+        self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]]
+    ) -> None:
+        self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
+        self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
+        self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
+        self.skip: Set[int] = set()
+        self.docstrings: Set[int] = set()
+        self._index(tree)
+        # A mutant is checked per unit (a module-level statement; a class counts as its header
+        # plus its body's units): the unit holding the edit must parse to the intended tree, every
+        # other unit must stand where it stood (same text at the same place, so the same tree).
+        self.units = _units(tree.body)
+        self.unit_lines = [_unit_lines(unit) for unit in self.units]
+        self.unit_firsts = [first for first, _ in self.unit_lines]
+        self.alone = [
+            not header
+            and (i == 0 or self.unit_lines[i - 1][1] < self.unit_lines[i][0])
+            and (i + 1 == len(self.units) or self.unit_lines[i][1] < self.unit_lines[i + 1][0])
+            for i, (_, _, header) in enumerate(self.units)
+        ]
+        self.unit_dumps: Dict[int, str] = {}
+        self.seen: Set[Tuple[int, str]] = set()
+        self._seq = 0
+
+    # -- positions ---------------------------------------------------------------------------
+
+    def offset(self, line: int, byte_col: int) -> int:
+        start = self.line_starts[line - 1]
+        end = self.line_starts[line] if line < len(self.line_starts) else len(self.source)
+        text = self.source[start:end]
+        if text.isascii():
+            return start + byte_col
+        return start + len(text.encode("utf-8")[:byte_col].decode("utf-8", "replace"))
+
+    def where(self, offset: int) -> str:
+        """`line:column` (1-based line, 0-based character column) of an offset."""
+        line = bisect.bisect_right(self.line_starts, offset)
+        return f"{line}:{offset - self.line_starts[line - 1]}"
+
+    def span(self, node: Any) -> Tuple[int, int]:
+        return (
+            self.offset(node.lineno, node.col_offset),
+            self.offset(node.end_lineno, node.end_col_offset),
+        )
+
+    def text(self, node: Any) -> str:
+        start, end = self.span(node)
+        return self.source[start:end]
+
+    def op_span(self, left: Any, right: Any, expected: str) -> Optional[Tuple[int, int]]:
+        """Offsets of the operator token(s) between two operands, skipping parentheses,
+        white space, comments and line continuations; None if it is not `expected`."""
+        start, end = self.span(left)[1], self.span(right)[0]
+        seg = self.source[start:end]
+        marks: List[int] = []
+        i = 0
+        while i < len(seg):
+            ch = seg[i]
+            if ch == "#":
+                while i < len(seg) and seg[i] not in "\r\n":
+                    i += 1
+                continue
+            if ch not in " \t\f\r\n()\\":
+                marks.append(i)
+            i += 1
+        if not marks or " ".join(seg[marks[0]: marks[-1] + 1].split()) != expected:
+            return None
+        return start + marks[0], start + marks[-1] + 1
+
+    # -- indexing ----------------------------------------------------------------------------
+
+    def _index(self, tree: ast.Module) -> None:
+        for parent in ast.walk(tree):
+            for field, value in ast.iter_fields(parent):
+                if isinstance(value, list):
+                    for index, child in enumerate(value):
+                        if isinstance(child, ast.AST):
+                            self.parents[id(child)] = (parent, field, index)
+                elif isinstance(value, ast.AST):
+                    self.parents[id(value)] = (parent, field, None)
+            body = getattr(parent, "body", None)
+            if (
+                isinstance(parent, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                self.docstrings.add(id(body[0]))
+                self.docstrings.add(id(body[0].value))
+            skipped: List[Any] = []
+            if isinstance(parent, ast.JoinedStr):
+                skipped.append(parent)
+            elif isinstance(parent, ast.arg):
+                skipped.append(parent.annotation)
+            elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                skipped.append(parent.returns)
+            elif isinstance(parent, ast.AnnAssign):
+                skipped.append(parent.annotation)
+            for root in skipped:
+                if root is not None:
+                    self.skip.update(id(node) for node in ast.walk(root))
+
+    def parent(self, node: ast.AST) -> Tuple[Any, str, Optional[int]]:
+        return self.parents.get(id(node), (None, "", None))
+
+    def setter(self, node: ast.AST, value: Any) -> _Set:
+        parent, field, index = self.parent(node)
+        if index is None:
+            return _Set(parent, field, value)
+        return _Set(getattr(parent, field), index, value)
+
+    def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:
+        parent = self.parent(node)[0]
+        while parent is not None and not isinstance(parent, _FUNCS):
+            parent = self.parent(parent)[0]
+        return parent
+
+    # -- candidates --------------------------------------------------------------------------
+
+    def candidate(
+        self,
+        kind: str,
+        at: Any,
+        lines: Tuple[int, int],
+        description: str,
+        alternatives: Sequence[Sequence[_Edit]],
+        changes: Sequence[_Set],
+    ) -> _Candidate:
+        self._seq += 1
+        return _Candidate(
+            kind=kind,
+            lines=lines,
+            order=(at.lineno, at.col_offset, self._seq),
+            description=description,
+            alternatives=tuple(tuple(edits) for edits in alternatives),
+            changes=tuple(changes),
+        )
+
+    def replace(self, node: Any, text: str, paren: bool = True) -> List[List[_Edit]]:
+        """Ways to put `text` where `node` is: as is, then parenthesised (for precedence).
+        Lines the node spanned and the text does not are kept as blank lines inside parentheses."""
+        start, end = self.span(node)
+        missing = _newlines(self.source[start:end]) - _newlines(text)
+        if missing > 0:
+            return [[_Edit(start, end, "(" + text + "\n" * missing + ")")]]
+        options = [[_Edit(start, end, text)]]
+        if paren:
+            options.append([_Edit(start, end, f"({text})")])
+        return options
+
+    def collect(self, lo: int, hi: int) -> Iterator[_Candidate]:
+        """Every candidate of every node that overlaps lines lo..hi, in walk order."""
+        handlers: Dict[type, Tuple[Any, ...]] = {}
+        for types, handler in (
+            ((ast.Compare,), self._compare),
+            ((ast.BinOp,), self._binop),
+            ((ast.AugAssign,), self._augassign),
+            ((ast.BoolOp,), self._boolop),
+            ((ast.UnaryOp,), self._unary),
+            ((ast.Constant,), self._constant),
+            ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
+            ((ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp), self._comprehension),
+            ((ast.Return,), self._return),
+            ((ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Raise, ast.Assert, ast.Delete,
+              ast.Break, ast.Continue), self._removal),
+            ((ast.FunctionDef,), self._special_method),
+            ((ast.List, ast.Tuple, ast.Set, ast.Dict), self._collection),
+            ((ast.Call,), self._range),
+            ((ast.Slice,), self._slice),
+            ((ast.Subscript,), self._subscript),
+        ):
+            for node_type in types:
+                handlers[node_type] = handlers.get(node_type, ()) + (handler,)
+        for node in ast.walk(self.tree):
+            if id(node) in self.skip or not hasattr(node, "lineno"):
+                continue
+            if node.end_lineno < lo or node.lineno > hi:
+                continue
+            for handler in handlers.get(type(node), ()):
+                yield from handler(node)
+
+    def _compare(self, node: ast.Compare) -> Iterator[_Candidate]:
+        lines = (node.lineno, node.end_lineno)
+        for i, op in enumerate(node.ops):
+            left = node.left if i == 0 else node.comparators[i - 1]
+            right = node.comparators[i]
+            if _same(left, right):
+                continue
+            span = self.op_span(left, right, _CMP_TEXT[type(op)])
+            if span is None:
+                continue
+            for new in _CMP_SWAP[type(op)]:
+                text = _CMP_TEXT[new]
+                yield self.candidate(
+                    "compare", node, lines, f"`{_CMP_TEXT[type(op)]}` -> `{text}`",
+                    [[_Edit(span[0], span[1], text)]], [_Set(node.ops, i, new())],
+                )
+
+    def _binop(self, node: ast.BinOp) -> Iterator[_Candidate]:
+        new = _BIN_SWAP.get(type(node.op))
+        if new is None:
+            return
+        if type(node.op) in _NEUTRAL_RIGHT and _is_number(node.right, _NEUTRAL_RIGHT[type(node.op)]):
+            return
+        if isinstance(node.op, (ast.BitAnd, ast.BitOr)) and _same(node.left, node.right):
+            return
+        if isinstance(node.op, ast.Mod) and (
+            isinstance(node.left, ast.JoinedStr)
+            or (isinstance(node.left, ast.Constant) and isinstance(node.left.value, (str, bytes)))
+        ):
+            return  # string formatting, not arithmetic
+        old_text, new_text = _BIN_TEXT[type(node.op)], _BIN_TEXT[new]
+        span = self.op_span(node.left, node.right, old_text)
+        if span is None:
+            return
+        start, end = self.span(node)
+        whole = (
+            f"(({self.source[start:self.span(node.left)[1]]})"
+            f"{self.source[self.span(node.left)[1]:span[0]]}{new_text}"
+            f"{self.source[span[1]:self.span(node.right)[0]]}"
+            f"({self.source[self.span(node.right)[0]:end]}))"
+        )
+        yield self.candidate(
+            "arith", node, (node.lineno, node.end_lineno), f"`{old_text}` -> `{new_text}`",
+            [[_Edit(span[0], span[1], new_text)], [_Edit(start, end, whole)]],
+            [_Set(node, "op", new())],
+        )
+
+    def _augassign(self, node: ast.AugAssign) -> Iterator[_Candidate]:
+        new = _BIN_SWAP.get(type(node.op))
+        if new is None:
+            return
+        if type(node.op) in _NEUTRAL_RIGHT and _is_number(node.value, _NEUTRAL_RIGHT[type(node.op)]):
+            return
+        old_text, new_text = _BIN_TEXT[type(node.op)] + "=", _BIN_TEXT[new] + "="
+        span = self.op_span(node.target, node.value, old_text)
+        if span is None:
+            return
+        yield self.candidate(
+            "arith", node, (node.lineno, node.end_lineno), f"`{old_text}` -> `{new_text}`",
+            [[_Edit(span[0], span[1], new_text)]], [_Set(node, "op", new())],
+        )
+
+    def _boolop(self, node: ast.BoolOp) -> Iterator[_Candidate]:
+        old_text, new_text = ("and", "or") if isinstance(node.op, ast.And) else ("or", "and")
+        if all(_same(node.values[0], value) for value in node.values[1:]):
+            return
+        edits = []
+        for left, right in zip(node.values, node.values[1:]):
+            span = self.op_span(left, right, old_text)
+            if span is None:
+                return
+            edits.append(_Edit(span[0], span[1], new_text))
+        # If precedence regroups the operands (`a or b and c` -> `a and b and c`), parenthesise
+        # every operand and the whole.
+        start, end = self.span(node)
+        parts, cursor = ["("], start
+        for value, edit in zip(node.values, edits):
+            value_start, value_end = self.span(value)
+            parts += [self.source[cursor:value_start], "(", self.source[value_start:value_end], ")"]
+            parts += [self.source[value_end:edit.start], new_text]
+            cursor = edit.end
+        last_start, last_end = self.span(node.values[-1])
+        parts += [self.source[cursor:last_start], "(", self.source[last_start:last_end], "))"]
+        new = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+        yield self.candidate(
+            "boolop", node, (node.lineno, node.end_lineno), f"`{old_text}` -> `{new_text}`",
+            [edits, [_Edit(start, end, "".join(parts))]], [_Set(node, "op", new)],
+        )
+
+    def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:
+        if isinstance(node.op, ast.UAdd) or _is_number(node.operand, 0):
+            return
+        before, after = self.text(node), self.text(node.operand)
+        yield self.candidate(
+            "unary", node, (node.lineno, node.end_lineno), f"`{_short(before)}` -> `{_short(after)}`",
+            self.replace(node, after), [self.setter(node, node.operand)],
+        )
+
+    def _constant(self, node: ast.Constant) -> Iterator[_Candidate]:
+        parent, field, _ = self.parent(node)
+        if id(node) in self.docstrings or isinstance(parent, ast.Expr):
+            return
+        lines = (node.lineno, node.end_lineno)
+        value = node.value
+        if value is None:
+            if isinstance(parent, ast.Return):
+                yield self.candidate(
+                    "constant", node, lines, "`None` -> `object()`",
+                    self.replace(node, "object()", paren=False),
+                    [_Set(parent, "value", ast.Call(func=_name("object"), args=[], keywords=[]))],
+                )
+            return
+        if isinstance(value, bool):
+            news: List[Any] = [not value]
+        elif isinstance(value, int):
+            news = [1] if value == 0 else [0, 2] if value == 1 else [value + 1]
+        elif isinstance(value, float):
+            if value != value or value in (float("inf"), float("-inf")):
+                return
+            news = [1.0] if value == 0 else [value + 1.0 if 1e-5 < abs(value) < 1e5 else value * 2]
+        elif isinstance(value, (str, bytes)):
+            empty, marker = value[:0], ("XX" if isinstance(value, str) else b"XX")
+            news = [n for n in (empty, marker) if n != value]
+        else:
+            return
+        before = self.text(node)
+        for new in news:
+            after = repr(new)
+            yield self.candidate(
+                "constant", node, lines, f"`{_short(before)}` -> `{_short(after)}`",
+                self.replace(node, after), [_Set(node, "value", new), _Set(node, "kind", None)],
+            )
+
+    def _conditions(self, owner: Any, field: str, index: Optional[int], test: Any) -> Iterator[_Candidate]:
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            return  # the unary operator already drops the `not`
+        text = self.text(test)
+        container, key = (owner, field) if index is None else (getattr(owner, field), index)
+        change = _Set(container, key, _not(test))
+        yield self.candidate(
+            "condition", test, (test.lineno, test.end_lineno),
+            f"`{_short(text)}` -> `not ({_short(text)})`",
+            self.replace(test, f"not ({text})", paren=True), [change],
+        )
+
+    def _test(self, node: Any) -> Iterator[_Candidate]:
+        yield from self._conditions(node, "test", None, node.test)
+
+    def _comprehension(self, node: Any) -> Iterator[_Candidate]:
+        for comp in node.generators:
+            for index, cond in enumerate(comp.ifs):
+                yield from self._conditions(comp, "ifs", index, cond)
+
+    def _return(self, node: ast.Return) -> Iterator[_Candidate]:
+        value = node.value
+        if value is None or (isinstance(value, ast.Constant) and value.value is None):
+            return
+        lines = (node.lineno, node.end_lineno)
+        before = self.text(value)
+        yield self.candidate(
+            "return", node, lines, f"`return {_short(before)}` -> `return None`",
+            self.replace(value, "None"), [_Set(node, "value", _const(None))],
+        )
+        if self._returns_bool(node, value):
+            yield self.candidate(
+                "return", node, lines, f"`return {_short(before)}` -> `return not ({_short(before)})`",
+                self.replace(value, f"not ({before})"), [_Set(node, "value", _not(value))],
+            )
+
+    def _returns_bool(self, node: ast.Return, value: Any) -> bool:
+        if isinstance(value, ast.Constant) or (
+            isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not)
+        ):
+            return False  # a constant flips as a constant; `not x` loses its `not` as a unary
+        func = self.enclosing_function(node)
+        returns = getattr(func, "returns", None)
+        if isinstance(returns, ast.Name) and returns.id == "bool":
+            return True
+        if isinstance(returns, ast.Constant) and returns.value == "bool":
+            return True
+        return self._is_bool_expr(value)
+
+    def _is_bool_expr(self, value: Any) -> bool:
+        if isinstance(value, ast.Compare):
+            return True
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.Not):
+            return True
+        if isinstance(value, ast.Constant) and isinstance(value.value, bool):
+            return True
+        if isinstance(value, ast.BoolOp):
+            return all(self._is_bool_expr(v) for v in value.values)
+        return (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id in _BOOL_CALLS
+        )
+
+    def _removal(self, node: Any) -> Iterator[_Candidate]:
+        if id(node) in self.docstrings:
+            return
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            return  # a bare constant does nothing: removing it is no mutant
+        if isinstance(node, ast.AnnAssign) and node.value is None:
+            return
+        start, end = self.span(node)
+        pad = "\n" * _newlines(self.source[start:end])
+        yield self.candidate(
+            "remove", node, (node.lineno, node.end_lineno),
+            f"`{_short(self.source[start:end])}` -> `pass`",
+            [[_Edit(start, end, "pass" + pad)]], [self.setter(node, ast.Pass())],
+        )
+
+    def _special_method(self, node: ast.FunctionDef) -> Iterator[_Candidate]:
+        body = list(node.body)
+        docstring = body[:1] if body and id(body[0]) in self.docstrings else []
+        stmts = body[len(docstring):]
+        if not stmts or node.name not in _ORDER_METHODS + ("__hash__", "__bool__"):
+            return
+        returns: List[Tuple[str, ast.expr]] = []
+        single = stmts[0] if len(stmts) == 1 and isinstance(stmts[0], ast.Return) else None
+        fixed = single.value if single is not None and isinstance(single.value, ast.Constant) else None
+        if node.name == "__hash__":
+            args = node.args.posonlyargs + node.args.args
+            if args:
+                me = args[0].arg
+                returns.append((f"id({me})", ast.Call(func=_name("id"), args=[_name(me)], keywords=[])))
+        else:
+            if fixed is not None and isinstance(fixed.value, bool):
+                flips: Tuple[bool, ...] = (not fixed.value,)
+            else:
+                flips = (True, False)
+            returns.extend((repr(flag), _const(flag)) for flag in flips)
+            if node.name != "__bool__":
+                returns.append(("NotImplemented", _name("NotImplemented")))
+        start, end = self.span(stmts[0])[0], self.span(stmts[-1])[1]
+        pad = "\n" * _newlines(self.source[start:end])
+        lines = (stmts[0].lineno, stmts[-1].end_lineno)
+        for text, value in returns:
+            new_body = docstring + [ast.Return(value=value)]
+            yield self.candidate(
+                "eq_hash", stmts[0], lines, f"`{node.name}` body -> `return {text}`",
+                [[_Edit(start, end, f"return {text}{pad}")]], [_Set(node, "body", new_body)],
+            )
+
+    def _collection(self, node: Any) -> Iterator[_Candidate]:
+        if isinstance(node, ast.Dict):
+            if any(key is None for key in node.keys):
+                return  # `**mapping` entries: leave the literal alone
+            items: List[Tuple[Any, Any]] = list(zip(node.keys, node.values))
+            first, last = node.keys[0] if items else None, node.values[-1] if items else None
+        else:
+            if not isinstance(getattr(node, "ctx", ast.Load()), ast.Load):
+                return
+            items = [(elt, elt) for elt in node.elts]
+            first, last = (node.elts[0], node.elts[-1]) if items else (None, None)
+        if not items or self._is_type_subscript(node) or self._is_dunder_all(node):
+            return
+        if len(items) == 1 and isinstance(node, (ast.Set, ast.Tuple)):
+            return  # `{}` is a dict, and `()` from `(a,)` is better left to other operators
+        region_start, region_end = self.span(first)[0], self.span(last)[1]
+        region = self.source[region_start:region_end]
+        texts = [self.source[self.span(a)[0]:self.span(b)[1]] for a, b in items]
+        kind_name = type(node).__name__.lower()
+        for i, (a, b) in enumerate(items):
+            rest = texts[:i] + texts[i + 1:]
+            new_text = ", ".join(rest)
+            if isinstance(node, ast.Tuple) and len(rest) == 1:
+                new_text += ","
+            new_text += "\n" * max(0, _newlines(region) - _newlines(new_text))
+            end = region_end
+            if not rest:
+                end = self._after_trailing_comma(region_end)
+            if isinstance(node, ast.Dict):
+                changes = [
+                    _Set(node, "keys", node.keys[:i] + node.keys[i + 1:]),
+                    _Set(node, "values", node.values[:i] + node.values[i + 1:]),
+                ]
+            else:
+                changes = [_Set(node, "elts", node.elts[:i] + node.elts[i + 1:])]
+            yield self.candidate(
+                "collection", a, (node.lineno, node.end_lineno),
+                f"drop `{_short(texts[i])}` from {kind_name}",
+                [[_Edit(region_start, end, new_text)]], changes,
+            )
+
+    def _after_trailing_comma(self, end: int) -> int:
+        match = re.match(r"[ \t]*,", self.source[end:])
+        return end + match.end() if match else end
+
+    def _is_type_subscript(self, node: ast.AST) -> bool:
+        parent, field, _ = self.parent(node)
+        if isinstance(parent, ast.Index):  # Python 3.8
+            parent, field, _ = self.parent(parent)
+        return isinstance(parent, ast.Subscript) and field == "slice"
+
+    def _is_dunder_all(self, node: ast.AST) -> bool:
+        parent = self.parent(node)[0]
+        return isinstance(parent, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in parent.targets
+        )
+
+    def _range(self, node: ast.Call) -> Iterator[_Candidate]:
+        if not (isinstance(node.func, ast.Name) and node.func.id == "range"):
+            return
+        if node.keywords or not 1 <= len(node.args) <= 3 or any(isinstance(a, ast.Starred) for a in node.args):
+            return
+        stop = node.args[0] if len(node.args) == 1 else node.args[1]
+        yield from self._shift(stop, (-1, 1))
+        if len(node.args) >= 2:
+            yield from self._shift(node.args[0], (1,))
+
+    def _slice(self, node: ast.Slice) -> Iterator[_Candidate]:
+        if node.lower is not None:
+            yield from self._shift(node.lower, (1,))
+        if node.upper is not None:
+            yield from self._shift(node.upper, (-1, 1))
+
+    def _subscript(self, node: ast.Subscript) -> Iterator[_Candidate]:
+        if not hasattr(node.slice, "lineno") and isinstance(node.slice, ast.Slice):
+            yield from self._slice(node.slice)  # Python 3.8: a Slice has no position
+
+    def _shift(self, expr: Any, deltas: Tuple[int, ...]) -> Iterator[_Candidate]:
+        if id(expr) in self.skip:
+            return
+        before = self.text(expr)
+        for delta in deltas:
+            if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool):
+                if expr.value + delta < 0:
+                    continue
+                after = repr(expr.value + delta)
+                changes = [_Set(expr, "value", expr.value + delta)]
+            else:
+                sign = "+" if delta > 0 else "-"
+                after = f"({before}) {sign} {abs(delta)}"
+                op = ast.Add() if delta > 0 else ast.Sub()
+                changes = [self.setter(expr, ast.BinOp(left=expr, op=op, right=_const(abs(delta))))]
+            yield self.candidate(
+                "off_by_one", expr, (expr.lineno, expr.end_lineno),
+                f"`{_short(before)}` -> `{_short(after)}`", self.replace(expr, after), changes,
+            )
+
+    # -- realising and choosing --------------------------------------------------------------
+
+    @staticmethod
+    def _digest(dump: str) -> str:
+        return hashlib.sha256(dump.encode("utf-8")).hexdigest()
+
+    def expected_dump(self, index: Optional[int], changes: Sequence[_Set]) -> str:
+        """The dump of unit `index` (None: the module) with the changes made, then undone."""
+        olds = [change.swap(change.value) for change in changes]
+        try:
+            return ast.dump(self.tree) if index is None else _unit_dump(self.units[index])
+        finally:
+            for change, old in reversed(list(zip(changes, olds))):
+                change.swap(old)
+
+    def unit_index(self, lines: Tuple[int, int]) -> Optional[int]:
+        """The unit holding these lines; None if they cross units (then the whole module is
+        compared)."""
+        index = bisect.bisect_right(self.unit_firsts, lines[0]) - 1
+        if index < 0 or self.unit_lines[index][1] < lines[1]:
+            return None
+        return index
+
+    def original_unit(self, index: int) -> str:
+        if index not in self.unit_dumps:
+            self.unit_dumps[index] = _unit_dump(self.units[index])
+        return self.unit_dumps[index]
+
+    def realise(self, cand: _Candidate) -> Optional[Mutant]:
+        """The mutant of a candidate: the first alternative whose edited unit parses, on its own
+        and at its own line numbers, to exactly the intended tree and compiles. The text outside
+        the unit is untouched and the unit stays one complete statement, so the module is the
+        original with that one statement changed. Class headers, units sharing a line and edits
+        crossing units are checked on the whole module instead."""
+        index = self.unit_index(cand.lines)
+        if index is None or not self.alone[index]:
+            return self.realise_whole(cand)
+        expected = self.expected_dump(index, cand.changes)
+        key = (index, self._digest(expected))
+        if expected == self.original_unit(index) or key in self.seen:
+            return None  # the original, or a mutant already taken
+        first, last = self.unit_lines[index]
+        start = self.line_starts[first - 1]
+        end = self.line_starts[last] if last < len(self.line_starts) else len(self.source)
+        nested = self.units[index][0] is not self.tree.body
+        # A class body statement is parsed under `if 1:` on the line before it.
+        prefix = "\n" * (first - 2) + "if 1:\n" if nested else "\n" * (first - 1)
+        for edits in cand.alternatives:
+            mutated = self.apply(edits)
+            if mutated is None:
+                continue
+            delta = sum(len(e.text) - (e.end - e.start) for e in edits)
+            tree = self.parses(prefix + mutated[start:end + delta])
+            if tree is None:
+                continue
+            stmts = tree.body[0].body if nested and len(tree.body) == 1 else tree.body
+            if len(stmts) != 1 or ast.dump(stmts[0]) != expected or not self.compiles(tree):
+                continue
+            self.seen.add(key)
+            return self.mutant(cand, edits, mutated)
+        return None
+
+    def realise_whole(self, cand: _Candidate) -> Optional[Mutant]:
+        """As `realise`, comparing whole modules (for edits that cross units)."""
+        expected = self.expected_dump(None, cand.changes)
+        key = (-1, self._digest(expected))
+        if expected == ast.dump(self.tree) or key in self.seen:
+            return None
+        for edits in cand.alternatives:
+            mutated = self.apply(edits)
+            tree = self.parses(mutated) if mutated is not None else None
+            if tree is not None and self.compiles(tree) and ast.dump(tree) == expected:
+                self.seen.add(key)
+                return self.mutant(cand, edits, mutated)
+        return None
+
+    def parses(self, mutated: str) -> Optional[ast.Module]:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return ast.parse(mutated, filename=self.path)
+        except (SyntaxError, ValueError):
+            return None
+
+    def compiles(self, tree: ast.Module) -> bool:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                compile(tree, self.path, "exec", dont_inherit=True)
+        except (SyntaxError, ValueError, TypeError):
+            return False
+        return True
+
+    def mutant(self, cand: _Candidate, edits: Sequence[_Edit], mutated: str) -> Mutant:
+        line = bisect.bisect_right(self.line_starts, min(e.start for e in edits))
+        location = ";".join(f"{self.where(e.start)}-{self.where(e.end)}" for e in edits)
+        replacement = "\x00".join(e.text for e in edits)
+        return Mutant(
+            id=mutant_id(self.path, cand.symbol, cand.kind, location, replacement),
+            symbol=cand.symbol,
+            operator=cand.kind,
+            line=line,
+            description=f"{cand.description} at line {line}",
+            source=mutated,
+        )
+
+    def apply(self, edits: Sequence[_Edit]) -> Optional[str]:
+        """The source with the edits made, or None if an edit would change the line count."""
+        pieces, cursor = [], 0
+        for edit in sorted(edits, key=lambda e: e.start):
+            if edit.start < cursor:
+                return None
+            old = self.source[edit.start:edit.end]
+            if _newlines(old) != _newlines(edit.text):
+                return None
+            pieces.append(self.source[cursor:edit.start])
+            pieces.append(edit.text)
+            cursor = edit.end
+        pieces.append(self.source[cursor:])
+        return "".join(pieces)
+
+    def owner(self, lines: Tuple[int, int]) -> Optional[str]:
+        """The innermost target range holding all these lines (first listed wins a tie)."""
+        best: Optional[Tuple[int, int, str]] = None
+        for symbol, start, end, order in self.ranges:
+            if start <= lines[0] and lines[1] <= end:
+                key = (end - start, order, symbol)
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        return best[2] if best is not None else None
+
+    def select(self, max_mutants: int) -> Tuple[Mutant, ...]:
+        symbols: List[str] = []
+        for symbol, _, _, _ in self.ranges:
+            if symbol not in symbols:
+                symbols.append(symbol)
+        queues: Dict[str, Dict[str, List[_Candidate]]] = {s: {} for s in symbols}
+        lo = min(start for _, start, _, _ in self.ranges)
+        hi = max(end for _, _, end, _ in self.ranges)
+        for cand in self.collect(lo, hi):
+            symbol = self.owner(cand.lines)
+            if symbol is None:
+                continue
+            cand.symbol = symbol
+            queues[symbol].setdefault(cand.kind, []).append(cand)
+        turns: Dict[str, List[List[_Candidate]]] = {}
+        for symbol in symbols:
+            kinds = queues[symbol]
+            turns[symbol] = [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds]
+        chosen: List[Mutant] = []
+        active = [s for s in symbols if turns[s]]
+        while active and len(chosen) < max_mutants:
+            still = []
+            for symbol in active:
+                if len(chosen) >= max_mutants:
+                    break
+                mutant = self._turn(turns[symbol])
+                if mutant is not None:
+                    chosen.append(mutant)
+                    still.append(symbol)
+            active = still
+        return tuple(chosen)
+
+    def _turn(self, kinds: List[List[_Candidate]]) -> Optional[Mutant]:
+        """One symbol's turn: the next kind in rotation gives its next good candidate; the
+        kind then goes to the back of the rotation. Exhausted kinds drop out."""
+        while kinds:
+            queue = kinds.pop(0)
+            while queue:
+                mutant = self.realise(queue.pop(0))
+                if mutant is not None:
+                    if queue:
+                        kinds.append(queue)
+                    return mutant
+        return None

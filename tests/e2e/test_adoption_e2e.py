@@ -1,0 +1,103 @@
+"""Adoption on a repository shaped like a real monorepo (plain pytest suites, class E everywhere,
+environment-bound skips and xfails, a conftest, a test that needs a service, test utilities):
+region suggestions, environment-bound tests excluded by tag, the baseline ratchet, and verdicts
+that reflect each diff."""
+from __future__ import annotations
+
+import pytest
+
+from e2e.harness import Repo
+from e2e.monorepo import SHAPES, new_monorepo
+
+
+@pytest.fixture(scope="module")
+def adopted(tmp_path_factory) -> Repo:
+    """The README's adoption steps, in order, committed to `main`."""
+    repo = new_monorepo(tmp_path_factory.mktemp("adoption"), pantsd=True)
+    first = repo.pants("oracle-regions", "::")
+    second = repo.pants("oracle-regions", "::")
+    assert first.exit_code == 0 and first.stdout == second.stdout, first.output  # stable
+    suggested = {l.split()[1]: l.split()[2].rstrip(":") for l in first.stdout.splitlines() if l.startswith("SUGGEST ")}
+    # Production code and the data it reads; test utilities are test plumbing, not regions.
+    assert suggested == {p: k for p, k in SHAPES.items() if "/testutils/" not in p}, suggested
+    written = repo.pants("oracle-regions", "--oracle-regions-write", "::")
+    assert written.exit_code == 0, written.output
+    # Every production target has its region now: nothing left to suggest.
+    assert "nothing to suggest" in repo.pants("oracle-regions", "::").stdout
+    # Environment-bound tests are tagged and excluded by the base configuration.
+    repo.replace("tests/client/BUILD", 'python_tests(name="tests")',
+                 'python_tests(name="tests", overrides={"test_http.py": {"tags": ["needs-services"]}})')
+    repo.append("pants.toml", '\n[oracle-gate]\nexclude_tags = ["needs-services"]\n')
+    baseline = repo.pants("oracle-ratchet", "--oracle-ratchet-exclude-tags=needs-services", "::")
+    assert baseline.exit_code == 0, baseline.output
+    assert baseline.stdout.startswith("BASELINE oracle/baseline.json regions="), baseline.stdout
+    repo.commit("adopt oracle-gate: regions, exclusions, baseline")
+    yield repo
+    repo.stop_pantsd()
+
+
+@pytest.fixture
+def branch(adopted: Repo):
+    def start(name: str) -> Repo:
+        adopted.branch(name, "main")
+        return adopted
+
+    yield start
+    adopted.git("checkout", "-q", "-f", "main")
+    adopted.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+
+
+def test_the_adopted_repository_audits_clean_with_the_excluded_test_listed(adopted: Repo):
+    run = adopted.gate(base="HEAD")
+    assert run.exit_code == 0, run.output
+    assert "EXCLUDED tests/client/test_http.py" in "\n".join(run.reasons), run.reasons
+    http = run.oracle("tests/client/test_http.py")
+    assert http["role"] == "excluded" and not http["voted"] and http["outcome"] == "not_run"
+    # The baseline's class, not the floor: E for what plain tests cover today.
+    utils = next(r for r in run.report["regions"] if r["path"] == "src/ai/backend/common/utils.py")
+    assert (utils["kind"], utils["need"], utils["have"]) == ("pure", "E", "E"), utils
+
+
+def test_a_diff_that_keeps_its_region_at_the_baseline_merges(branch):
+    repo = branch("keep")
+    repo.replace("src/ai/backend/common/utils.py", "                if len(chunk) == n:", "                if n == len(chunk):")
+    repo.commit("a refactor of chunked")
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    (region,) = run.report["regions"]
+    assert (region["path"], region["need"], region["have"]) == ("src/ai/backend/common/utils.py", "E", "E"), region
+    assert region["symbols"] == [{"symbol": "chunked", "ran": ["tests/common/test_utils.py"]}], region
+
+
+def test_a_diff_that_drops_a_region_below_its_baseline_is_rejected(branch):
+    repo = branch("drop")
+    text = repo.read("src/ai/backend/common/utils.py")
+    repo.write("src/ai/backend/common/utils.py", text + "\n\ndef twice(n: int) -> int:\n    return n * 2\n")
+    # Its only oracle changes with it: demoted, it does not vote, so nothing at the baseline's E does.
+    repo.append("tests/common/test_utils.py", "\n\ndef test_twice():\n    from ai.backend.common.utils import twice\n\n    assert twice(2) == 4\n")
+    repo.commit("a new helper and its test together")
+    run = repo.gate()
+    assert run.exit_code == 2, run.output
+    assert any(l.startswith("FLOOR src/ai/backend/common/utils.py kind=pure need=E have=none") for l in run.reasons), run.reasons
+
+
+def test_an_added_skip_is_rejected(branch):
+    repo = branch("skip")
+    repo.replace("tests/common/test_types.py", "def test_slot_addition(",
+                 "@pytest.mark.skip(reason='flaky')\ndef test_slot_addition(")
+    if "import pytest" not in repo.read("tests/common/test_types.py"):
+        repo.write("tests/common/test_types.py", "import pytest\n" + repo.read("tests/common/test_types.py"))
+    repo.commit("skip a test")
+    run = repo.gate()
+    assert run.exit_code == 2, run.output
+    assert "ORACLE_CHANGE" in run.codes() and any("flake_control tests/common/test_types.py" in l for l in run.reasons), run.reasons
+
+
+def test_a_new_region_needs_its_full_floor(branch):
+    repo = branch("new-region")
+    repo.write("src/ai/backend/common/rates.py", "def rate(cents: int) -> int:\n    return cents // 100\n")
+    repo.write("tests/common/test_rates.py", "from ai.backend.common.rates import rate\n\n\ndef test_rate():\n    assert rate(250) == 2\n")
+    repo.commit("a new module with an example test")
+    run = repo.gate()
+    assert run.exit_code == 2, run.output
+    assert any(l.startswith("FLOOR src/ai/backend/common/rates.py kind=pure need=P") for l in run.reasons), run.reasons
