@@ -30,7 +30,7 @@ def scratch(repo: Repo):
 def test_help_teaches_the_target_types(repo: Repo):
     for alias, words in (("oracle_properties", ("min_examples", "class P")), ("locked_fixture", ("FIXTURE_DRIFT", "sha256")),
                          ("oracle_replay", ("R1", "entry_point")), ("oracle_probes", ("PROBE_NUMB",)),
-                         ("oracle_drafts", ("never vote",)), ("oracle_baseline", ("ratchet",))):
+                         ("oracle_drafts", ("diagnostics", "oracle-promote")), ("oracle_baseline", ("ratchet",))):
         run = repo.pants("help", alias)
         assert run.exit_code == 0, run.output
         assert all(w in run.stdout for w in words), (alias, run.stdout)

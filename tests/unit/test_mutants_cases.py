@@ -1,0 +1,370 @@
+"""Known cases of the mutation engine: the billing example's changed symbols, an always-equal
+`__eq__`, the budget split, the environment value and the NUMB line.
+
+The billing sources are copied here as they are in examples/billing/src/billing, so the cases
+pin the engine on that exact text without a dependency on the example project.
+"""
+import base64
+import itertools
+import json
+import textwrap
+import zlib
+
+import pytest
+
+from oracle_gate.core.mutants import (
+    ENV_VAR,
+    KINDS,
+    MAX_ENV_CHARS,
+    MutantTooLarge,
+    decode_mutant_env,
+    encode_mutant_env,
+    mutant_id,
+    mutants,
+    numb_line,
+)
+
+MONEY = '''"""Splitting money without losing a cent (pure)."""
+from typing import List
+
+
+def split(total_cents: int, parts: int) -> List[int]:
+    if parts <= 0:
+        raise ValueError("parts must be positive")
+    base, remainder = divmod(total_cents, parts)
+    return [base + (1 if i < remainder else 0) for i in range(parts)]
+'''
+
+TAX = '''"""Tax on an amount in cents, at a rate in basis points (pure)."""
+
+
+def tax(cents: int, rate_bp: int) -> int:
+    if cents < 0 or rate_bp < 0:
+        raise ValueError("amounts and rates are non-negative")
+    return (cents * rate_bp + 5_000) // 10_000
+
+
+def amount_due(cents: int, rate_bp: int) -> int:
+    return cents + tax(cents, rate_bp)
+'''
+
+STORE_HEAD = '''"""An account store with credits and debits (state)."""
+import json
+from typing import Dict
+
+
+class Store:
+    def __init__(self, balances: Dict[str, int]) -> None:
+        self.balances = dict(balances)
+
+'''
+APPLY_CREDIT = '''    def apply_credit(self, account: str, cents: int) -> int:
+        if cents <= 0:
+            raise ValueError("a credit is positive")
+        self.balances[account] = self.balances.get(account, 0) + cents
+        return self.balances[account]
+'''
+STORE = STORE_HEAD + APPLY_CREDIT
+
+# The attack of issue 11: decode returns an object whose `__eq__` always says True.
+ALWAYS_EQUAL = '''"""Invoice wire format (io): decode returns an always-equal object."""
+import json
+
+
+class Invoice(dict):
+    def __eq__(self, other):
+        return True
+
+    def __hash__(self):
+        return hash(self["id"])
+
+
+def decode(text):
+    doc = json.loads(text)
+    lines = [(str(name), int(cents)) for name, cents in doc["lines"]]
+    if any(cents < 0 for _, cents in lines):
+        raise ValueError("an invoice line cannot be negative")
+    return Invoice({"id": str(doc["id"])})
+'''
+
+
+def load(source, name="mutant"):
+    namespace = {"__name__": name}
+    exec(compile(source, name + ".py", "exec"), namespace)
+    return namespace
+
+
+def outcome(function, *args):
+    try:
+        return ("ok", function(*args))
+    except Exception as exc:  # noqa: BLE001 - the outcome is what is compared
+        return ("raised", type(exc).__name__, str(exc))
+
+
+def descriptions(found):
+    return [(m.symbol, m.operator, m.description) for m in found]
+
+
+def test_money_split_mutants_are_pinned():
+    found = mutants(MONEY, "src/billing/money.py", [("split", (5, 9))], 50)
+    assert descriptions(found) == [
+        ("split", "compare", "`<=` -> `<` at line 6"),
+        ("split", "condition", "`parts <= 0` -> `not (parts <= 0)` at line 6"),
+        ("split", "arith", "`+` -> `-` at line 9"),
+        ("split", "return", "`return [base + (1 if i < remainder else 0) f...` -> `return None` at line 9"),
+        ("split", "off_by_one", "`parts` -> `(parts) - 1` at line 9"),
+        ("split", "constant", "`0` -> `1` at line 6"),
+        ("split", "remove", "`raise ValueError(\"parts must be posit...` -> `pass` at line 7"),
+        ("split", "compare", "`<=` -> `>` at line 6"),
+        ("split", "condition", "`i < remainder` -> `not (i < remainder)` at line 9"),
+        ("split", "off_by_one", "`parts` -> `(parts) + 1` at line 9"),
+        ("split", "constant", "`\"parts must be positive\"` -> `''` at line 7"),
+        ("split", "remove", "`base, remainder = divmod(total_cents,...` -> `pass` at line 8"),
+        ("split", "compare", "`<` -> `<=` at line 9"),
+        ("split", "constant", "`\"parts must be positive\"` -> `'XX'` at line 7"),
+        ("split", "compare", "`<` -> `>=` at line 9"),
+        ("split", "constant", "`1` -> `0` at line 9"),
+        ("split", "constant", "`1` -> `2` at line 9"),
+        ("split", "constant", "`0` -> `1` at line 9"),
+    ]
+    boundary = next(m for m in found if m.description == "`<=` -> `<` at line 6")
+    assert boundary.source.splitlines()[5] == "    if parts < 0:"
+    assert boundary.source.replace("parts < 0", "parts <= 0", 1) == MONEY
+
+
+def test_every_money_split_mutant_is_a_real_fault():
+    """A full-comparison oracle over a small grid kills all of them: none is equivalent."""
+    original = load(MONEY)["split"]
+    grid = list(itertools.product(range(-7, 12), range(-2, 6)))
+    for mutant in mutants(MONEY, "src/billing/money.py", [("split", (5, 9))], 50):
+        changed = load(mutant.source)["split"]
+        assert any(outcome(original, *args) != outcome(changed, *args) for args in grid), mutant.description
+
+
+def test_tax_mutants_cover_the_rounding_and_the_guard():
+    found = mutants(TAX, "src/billing/tax.py", [("tax", (4, 7))], 50)
+    wanted = {
+        "`<` -> `<=` at line 5",
+        "`or` -> `and` at line 5",
+        "`cents < 0 or rate_bp < 0` -> `not (cents < 0 or rate_bp < 0)` at line 5",
+        "`*` -> `/` at line 7",
+        "`+` -> `-` at line 7",
+        "`//` -> `/` at line 7",
+        "`5_000` -> `5001` at line 7",
+        "`10_000` -> `10001` at line 7",
+        "`return (cents * rate_bp + 5_000) // 10_000` -> `return None` at line 7",
+        "`raise ValueError(\"amounts and rates a...` -> `pass` at line 6",
+    }
+    assert wanted <= {m.description for m in found}
+    assert {m.symbol for m in found} == {"tax"}
+    assert all(4 <= m.line <= 7 for m in found)
+    original = load(TAX)["tax"]
+    grid = list(itertools.product((-1, 0, 1, 3, 4999, 5000, 10_000, 12_345), (-1, 0, 1, 2, 7, 10_000)))
+    for mutant in found:
+        changed = load(mutant.source)["tax"]
+        assert any(outcome(original, *args) != outcome(changed, *args) for args in grid), mutant.description
+
+
+def test_store_apply_credit_mutants_stay_inside_the_method():
+    found = mutants(STORE, "src/billing/store.py", [("Store.apply_credit", (10, 14))], 50)
+    wanted = {
+        "`<=` -> `<` at line 11",
+        "`+` -> `-` at line 13",
+        "`self.balances[account] = self.balance...` -> `pass` at line 13",
+        "`return self.balances[account]` -> `return None` at line 14",
+    }
+    assert wanted <= {m.description for m in found}
+    head = STORE_HEAD.splitlines()
+    for mutant in found:
+        assert mutant.symbol == "Store.apply_credit"
+        assert mutant.source.splitlines()[: len(head)] == head
+        assert len(mutant.source.splitlines()) == len(STORE.splitlines())
+
+
+def test_always_equal_eq_gets_the_opposite_constant_and_not_implemented():
+    targets = [("Invoice.__eq__", (6, 7)), ("Invoice.__hash__", (9, 10)), ("decode", (13, 18))]
+    found = mutants(ALWAYS_EQUAL, "src/billing/invoice_io.py", targets, 50)
+    eq = {m.description for m in found if m.symbol == "Invoice.__eq__"}
+    assert "`__eq__` body -> `return False` at line 7" in eq
+    assert "`__eq__` body -> `return NotImplemented` at line 7" in eq
+    assert not any("-> `return True`" in d for d in eq)  # the same as the original: no mutant
+    assert "`__hash__` body -> `return id(self)` at line 10" in {m.description for m in found}
+    assert {m.symbol for m in found} == {"Invoice.__eq__", "Invoice.__hash__", "decode"}
+    # Run them against the round-trip property the attack slipped past.
+    invoices = [{"id": "a", "lines": [("x", 1), ("y", 0)]}, {"id": "b", "lines": []}]
+
+    def round_trips(namespace):
+        encode = lambda inv: json.dumps({"id": inv["id"], "lines": [list(x) for x in inv["lines"]]})
+        try:
+            return all(namespace["decode"](encode(inv)) == inv for inv in invoices)
+        except Exception:  # noqa: BLE001 - a crash kills the mutant
+            return False
+
+    assert round_trips(load(ALWAYS_EQUAL))
+    survived = {}
+    for mutant in found:
+        kept = survived.setdefault(mutant.symbol, [0, 0])
+        kept[0] += round_trips(load(mutant.source))
+        kept[1] += 1
+    assert survived["Invoice.__eq__"][0] == 0  # the property does test equality
+    assert numb_line("src/billing/invoice_io.py", "Invoice.__eq__", *survived["Invoice.__eq__"]) is None
+    hash_line = numb_line("src/billing/invoice_io.py", "Invoice.__hash__", *survived["Invoice.__hash__"])
+    assert hash_line == "NUMB src/billing/invoice_io.py:Invoice.__hash__ survived=4/4"
+
+
+def test_eq_with_a_real_body_gets_both_constants():
+    source = textwrap.dedent('''\
+        class Money:
+            def __init__(self, cents):
+                self.cents = cents
+
+            def __eq__(self, other):
+                """Equal amounts."""
+                return isinstance(other, Money) and self.cents == other.cents
+
+            def __lt__(self, other):
+                return self.cents < other.cents
+        ''')
+    found = mutants(source, "money.py", [("Money.__eq__", (5, 7)), ("Money.__lt__", (9, 10))], 40)
+    by_symbol = {}
+    for m in found:
+        by_symbol.setdefault(m.symbol, set()).add(m.description)
+    assert {
+        "`__eq__` body -> `return True` at line 7",
+        "`__eq__` body -> `return False` at line 7",
+        "`__eq__` body -> `return NotImplemented` at line 7",
+        "`and` -> `or` at line 7",
+        "`==` -> `!=` at line 7",
+    } <= by_symbol["Money.__eq__"]
+    assert "`__lt__` body -> `return NotImplemented` at line 10" in by_symbol["Money.__lt__"]
+    assert "`return self.cents < other.cents` -> `return not (self.cents < other.cents)` at line 10" in by_symbol[
+        "Money.__lt__"
+    ]
+    for m in found:  # the docstring survives every mutant
+        assert '"""Equal amounts."""' in m.source
+
+
+def test_the_budget_is_shared_round_robin():
+    targets = [("tax", (4, 7)), ("amount_due", (10, 11))]
+    assert [m.symbol for m in mutants(TAX, "tax.py", targets, 4)] == ["tax", "amount_due", "tax", "amount_due"]
+    full = mutants(TAX, "tax.py", targets, 100)
+    counts = {s: sum(m.symbol == s for m in full) for s, _ in targets}
+    assert counts["amount_due"] == 2  # `+` -> `-` and `return None`: then tax takes the rest
+    assert [m.symbol for m in full[:5]] == ["tax", "amount_due", "tax", "amount_due", "tax"]
+    assert mutants(TAX, "tax.py", targets, 0) == ()
+    # Within one symbol the turn goes through the operator kinds before repeating one.
+    first = [m.operator for m in mutants(MONEY, "money.py", [("split", (5, 9))], 7)]
+    assert first == [k for k in KINDS if k in set(first)]
+
+
+def test_nested_ranges_give_a_node_to_the_innermost_symbol():
+    targets = [("Store", (6, 14)), ("Store.apply_credit", (10, 14))]
+    found = mutants(STORE, "store.py", targets, 100)
+    assert {m.symbol for m in found if m.line >= 10} == {"Store.apply_credit"}
+    assert {m.symbol for m in found if m.line < 10} == {"Store"}
+    assert len({m.source for m in found}) == len(found)
+
+
+def test_a_multi_line_value_keeps_every_line_number():
+    source = textwrap.dedent('''\
+        def total(items):
+            return sum(
+                item.cents
+                for item in items
+            )
+
+
+        def after():
+            return 1
+        ''')
+    found = mutants(source, "m.py", [("total", (1, 5))], 20)
+    gone = next(m for m in found if m.operator == "return")
+    assert gone.description == "`return sum( item.cents for item in items )` -> `return None` at line 2"
+    assert len(gone.source.splitlines()) == len(source.splitlines())
+    assert load(gone.source)["after"].__code__.co_firstlineno == 8
+    assert load(gone.source)["total"]([]) is None
+
+
+def test_ids_are_stable_short_hashes():
+    found = mutants(MONEY, "src/billing/money.py", [("split", (5, 9))], 3)
+    assert [len(m.id) for m in found] == [12, 12, 12]
+    assert found[0].id == mutant_id("src/billing/money.py", "split", "compare", "6:13-6:15", "<")
+    other_path = mutants(MONEY, "src/other/money.py", [("split", (5, 9))], 3)
+    assert [m.source for m in other_path] == [m.source for m in found]
+    assert not {m.id for m in other_path} & {m.id for m in found}
+
+
+@pytest.mark.parametrize(
+    "targets, message",
+    [
+        ([("f", (0, 3))], "target must be (symbol, (start_line, end_line)), got ('f', (0, 3))"),
+        ([("f", (4, 3))], "target must be (symbol, (start_line, end_line)), got ('f', (4, 3))"),
+        ([("", (1, 3))], "target must be (symbol, (start_line, end_line)), got ('', (1, 3))"),
+        (["f"], "target must be (symbol, (start_line, end_line)), got 'f'"),
+    ],
+)
+def test_bad_targets_are_one_line_errors(targets, message):
+    with pytest.raises(ValueError) as info:
+        mutants(MONEY, "money.py", targets, 5)
+    assert str(info.value) == message
+
+
+def test_bad_source_and_budget_are_one_line_errors():
+    with pytest.raises(ValueError, match=r"^cannot parse broken\.py: line 1 "):
+        mutants("def f(:\n", "broken.py", [("f", (1, 1))], 5)
+    with pytest.raises(ValueError, match="max_mutants must be a non-negative integer, got -1"):
+        mutants(MONEY, "money.py", [("split", (5, 9))], -1)
+
+
+def test_env_value_round_trips_and_is_bounded():
+    value = encode_mutant_env("src/billing/money.py", MONEY, "036667466722")
+    assert ENV_VAR == "ORACLE_GATE_MUTANT"
+    assert value.isascii() and "\n" not in value
+    assert decode_mutant_env(value) == {"path": "src/billing/money.py", "source": MONEY, "id": "036667466722"}
+    # Incompressible text past the limit is refused with a reason the gate can print.
+    noise = "".join(f"{n * 2654435761 % 2 ** 32:08x}" for n in range(40_000))
+    with pytest.raises(MutantTooLarge, match=r"^mutant m1 of big\.py: ORACLE_GATE_MUTANT would be \d+ characters, "
+                                             rf"over the {MAX_ENV_CHARS} limit$"):
+        encode_mutant_env("big.py", f"X = {noise!r}\n", "m1")
+
+
+@pytest.mark.parametrize(
+    "value, reason",
+    [
+        ("", "empty"),
+        ("not base64!", "not base64"),
+        ("aGVsbG8=", "not zlib data"),
+        (base64.b64encode(zlib.compress(b"\xff")).decode(), "not UTF-8 JSON"),
+        (base64.b64encode(zlib.compress(b"[1]")).decode(), "expected exactly the keys id, path, source"),
+        (base64.b64encode(zlib.compress(b'{"id": "m", "path": "/x.py", "source": ""}')).decode(),
+         "mutant path must be a build-root-relative .py path, got '/x.py'"),
+    ],
+)
+def test_env_value_garbage_is_a_clear_error(value, reason):
+    with pytest.raises(ValueError) as info:
+        decode_mutant_env(value)
+    assert str(info.value) == f"ORACLE_GATE_MUTANT is not a mutant payload: {reason}"
+
+
+def test_env_paths_must_be_build_root_relative_python_files():
+    for path in ("/abs/m.py", "../m.py", "pkg/m.txt"):
+        with pytest.raises(ValueError, match="mutant path"):
+            encode_mutant_env(path, "x = 1\n", "id")
+
+
+@pytest.mark.parametrize(
+    "survived, total, line",
+    [
+        (3, 3, "NUMB src/billing/tax.py:tax survived=3/3"),
+        (2, 3, None),
+        (0, 3, None),
+        (0, 0, None),
+    ],
+)
+def test_numb_line(survived, total, line):
+    assert numb_line("src/billing/tax.py", "tax", survived, total) == line
+
+
+def test_numb_line_refuses_impossible_counts():
+    with pytest.raises(ValueError, match="survived must be within 0..total, got 4/3"):
+        numb_line("m.py", "f", 4, 3)
