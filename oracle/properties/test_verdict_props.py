@@ -1,102 +1,260 @@
-"""Laws of the verdict: more passing evidence never hurts, demoted tests never vote, a mixed
-write-set never merges, exit codes stay in range, and the rank ladder never passes after a fail."""
+"""Laws of the verdict over recorded runs: the exit code follows the documented precedence, a run
+with an unfrozen failure never votes, a freeze needs a live row matching signature, test and
+exception, a skip is a policy failure unless frozen or in the baseline, MIN_EXAMPLES spares an
+exhausted search, more evidence never turns a merge into a failure, UNEXERCISED and NUMB mean
+exactly what they say, the rank ladder stops at its first failure, and missing evidence
+(INFRA_ERROR, or a run a static policy failure stopped) is not reported as a floor or an empty
+vote."""
 import dataclasses
+import datetime
+import itertools
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.classes import OracleClass, RegionKind
-from oracle_gate.core.lanes import Lane
+from facts_strategies import SIGNATURES, SYMBOLS, TODAY, gate_inputs  # pants: no-infer-dep
+from oracle_gate.core.classes import OracleClass, at_least, best_vote
+from oracle_gate.core.compare import Comparison, Finding, RegionPlan
+from oracle_gate.core.ledger import FreezeEntry, Ledger
 from oracle_gate.core.verdict import (
-    CaseResult,
-    ChangedPath,
-    GateFacts,
-    Oracle,
+    EXIT_EMPTY_VOTE,
+    EXIT_INFRA,
+    EXIT_MERGE,
+    EXIT_POLICY,
+    EXIT_PRODUCT,
+    RANKS,
+    VERDICTS,
+    Case,
+    GateInput,
     OracleRun,
-    Region,
+    Severity,
     evaluate,
+    judge_run,
 )
 
-names = st.from_regex(r"t[0-9]{1,2}", fullmatch=True)
-outcomes = st.sampled_from(["passed", "passed", "failed", "frozen", "unlisted_skip", "min_examples"])
+PRECEDENCE = ((Severity.POLICY, EXIT_POLICY), (Severity.INFRA, EXIT_INFRA), (Severity.PRODUCT, EXIT_PRODUCT),
+              (Severity.EMPTY_VOTE, EXIT_EMPTY_VOTE), (Severity.FLOOR, EXIT_POLICY))
 
 
-@st.composite
-def facts(draw):
-    oracle_names = draw(st.lists(names, unique=True, max_size=5))
-    oracles = tuple(
-        Oracle(f"tests/{n}.py", draw(st.sampled_from(list(OracleClass)[:3])), draw(st.booleans()))
-        for n in oracle_names
-    )
-    runs = tuple(
-        OracleRun(o.address, draw(st.sampled_from([0, 0, 1, None])), draw(st.booleans()),
-                  tuple(CaseResult(f"{o.address}::test_{i}", draw(outcomes)) for i in range(draw(st.integers(0, 3)))))
-        for o in oracles if draw(st.booleans())
-    )
-    regions = tuple(
-        Region(f"src/m{i}.py", f"src/m{i}.py", draw(st.sampled_from(list(RegionKind) + [None])),
-               tuple(sorted(draw(st.sets(st.sampled_from([o.address for o in oracles]))) if oracles else ())))
-        for i in range(draw(st.integers(0, 3)))
-    )
-    lanes = st.lists(st.sampled_from(list(Lane)), min_size=1, max_size=2, unique=True).map(tuple)
-    changes = tuple(ChangedPath(f"p{i}", draw(lanes)) for i in range(draw(st.integers(0, 4))))
-    return GateFacts(mode=draw(st.sampled_from(["diff", "audit"])), changes=changes, regions=regions,
-                     oracles=oracles, runs=runs, allow_oracle_changes=draw(st.booleans()))
+def blocking(verdict):
+    return {r.severity for r in verdict.reasons if r.severity is not Severity.INFO}
 
 
-@given(facts())
-def test_exit_codes_are_the_documented_four_and_zero_means_no_reason(f):
-    v = evaluate(f)
-    assert v.exit_code in (0, 1, 2, 3)
-    blocking = [r for r in v.reasons if r.severity.value != "info"]
-    assert (v.exit_code == 0) == (not blocking)
+def lines(verdict, code=None):
+    return {r.line for r in verdict.reasons if code is None or r.code == code}
 
 
-@given(facts())
-def test_a_rank_after_a_failing_rank_is_never_pass(f):
-    statuses = [status for _, status, _ in evaluate(f).ranks]
-    for i, status in enumerate(statuses):
-        if status in ("fail", "not_run"):
-            assert all(s == "not_run" for s in statuses[i + 1:])
+def judge(case, ledgers=(), baseline_skips=frozenset(), min_examples=0, voting=True, extra=(), exit_code=1):
+    run = OracleRun("tests/t.py", "tests/t.py", exit_code, True, (case,) + tuple(extra))
+    return judge_run(run, ledgers, TODAY, baseline_skips, min_examples, {}, voting)
 
 
-@given(facts())
-def test_demoted_oracles_never_vote(f):
-    v = evaluate(f)
-    demoted = {o.address for o in f.oracles if o.demoted}
-    assert not demoted & set(v.voters)
+# -- exit codes --------------------------------------------------------------------------------------
+
+@given(gate_inputs())
+def test_the_exit_code_is_the_first_severity_in_the_documented_order(gi):
+    v = evaluate(gi)
+    present = blocking(v)
+    expected = next((code for severity, code in PRECEDENCE if severity in present), EXIT_MERGE)
+    assert v.exit_code == expected and v.name == VERDICTS[v.exit_code]
+    assert v.merge == (not present)
+
+
+def _mechanisms(policy, infra, product, empty, floor):
+    region = RegionPlan("src/m.py", "src/m.py", "changed", "pure" if floor else None, "pure", "P" if floor else None,
+                        ("tests/p.py",), ())
+    runs = []
+    if product:  # a voting oracle left no complete record
+        runs.append(OracleRun("tests/p.py", "tests/p.py", 1, False, problem="interrupted"))
+    if not empty:  # some test executed (a draft's pass: it never votes, but the vote is not empty)
+        runs.append(OracleRun("tests/d.py", "tests/d.py", 0, True, (Case("tests/d.py::test_d", "passed"),), kind="draft"))
+    comp = Comparison((), (region,), (), (), (), (), (Finding("WRITESET", "WRITESET oracle x changed with production y"),)
+                      if policy else (), (("tests/p.py", "P"),))
+    return GateInput("diff", comp, tuple(runs), infra_errors=("INFRA_ERROR sandbox",) if infra else (), today=TODAY)
+
+
+def test_exit_code_precedence_policy_infra_product_empty_vote_floor():
+    order = (("policy", EXIT_POLICY), ("infra", EXIT_INFRA), ("product", EXIT_PRODUCT), ("empty", EXIT_EMPTY_VOTE),
+             ("floor", EXIT_POLICY))
+    for flags in itertools.product((False, True), repeat=5):
+        on = dict(zip([name for name, _ in order], flags))
+        v = evaluate(_mechanisms(**on))
+        expected = next((code for name, code in order if on[name]), EXIT_MERGE)
+        assert v.exit_code == expected, (on, [r.line for r in v.reasons])
+        codes = {r.code for r in v.reasons}
+        assert ("FLOOR" in codes) == (on["floor"] and not on["infra"])
+        assert ("EMPTY_VOTE" in codes) == (on["empty"] and not on["infra"])
+
+
+# -- who votes ------------------------------------------------------------------------------------------
+
+@given(gate_inputs())
+def test_a_run_with_a_failed_case_never_votes(gi):
+    gi = dataclasses.replace(gi, ledgers=())  # no freezes: every failure counts
+    v = evaluate(gi)
+    for run in gi.runs:
+        if any(c.outcome in ("failed", "error") for c in run.cases) or not run.complete or run.infra_error:
+            assert run.address not in v.voters
+    comp = gi.comparison
+    assert set(v.voters) <= set(comp.class_of) - set(comp.demoted) - set(comp.new_tests)
     for rv in v.regions:
-        assert not demoted & set(rv.voters)
+        assert set(rv.voters) <= set(v.voters) and set(rv.voters) <= set(rv.region.candidates)
 
 
-@given(facts())
-def test_demoting_an_oracle_never_raises_any_regions_have(f):
-    before = {rv.region.address: rv.have for rv in evaluate(f).regions}
-    demoted = dataclasses.replace(f, oracles=tuple(dataclasses.replace(o, demoted=True) for o in f.oracles))
-    for rv in evaluate(demoted).regions:
-        old = before[rv.region.address]
-        assert rv.have is None or (old is not None and rv.have.rank <= old.rank)
+nodeids = st.sampled_from(["tests/t.py::test_x", "tests/t.py::test_x_v2", "tests/t.py::TestC::test_x[1-a]"])
 
 
-@given(facts(), st.sampled_from([Lane.ORACLE, Lane.FLAKE_CONTROL]))
-def test_production_with_an_oracle_or_flake_edit_never_merges(f, guarded):
-    mixed = dataclasses.replace(
-        f, changes=f.changes + (ChangedPath("src/x.py", (Lane.PRODUCTION,)), ChangedPath("oracle/y", (guarded,)))
-    )
-    v = evaluate(mixed)
-    assert v.exit_code == 2 and any(r.code == "WRITESET" for r in v.reasons)
+@given(nodeids, st.sampled_from(SIGNATURES), st.sampled_from(["AssertionError", "TimeoutError"]),
+       st.sampled_from(SIGNATURES), st.sampled_from(["test_x", "test_y"]), st.sampled_from(["AssertionError", "TimeoutError"]),
+       st.integers(-3, 3))
+def test_a_failure_is_frozen_only_by_a_live_row_matching_signature_test_and_exception(
+        nodeid, sig, exc, row_sig, row_test, row_exc, expires_in):
+    added = TODAY - datetime.timedelta(days=5)
+    row = FreezeEntry(row_sig, row_test, row_exc, "flaky", "team", added, TODAY + datetime.timedelta(days=expires_in))
+    case = Case(nodeid, "failed", sig, exc)
+    ok = Case("tests/t.py::test_ok", "passed")
+    j = judge(case, (Ledger("l.json", (row,)),), extra=(ok,))
+    matches = (row_sig, row_test, row_exc) == (sig, "test_x", exc)
+    frozen = matches and expires_in >= 0
+    assert (nodeid in j.frozen) == frozen
+    codes = [r.code for r in j.reasons]
+    assert ("FAIL" in codes) == (not frozen)
+    assert ("FREEZE_EXPIRED" in codes) == (matches and expires_in < 0)
+    assert j.passed == frozen  # the rest of the target votes only when the failure is frozen
 
 
-@given(facts(), st.sampled_from(list(RegionKind)))
-def test_adding_a_passing_property_covering_every_region_only_helps(f, kind):
-    f = dataclasses.replace(f, changes=(), regions=tuple(dataclasses.replace(r, kind=r.kind or kind) for r in f.regions))
-    prop = Oracle("oracle/props.py", OracleClass.PROPERTY)
-    run = OracleRun(prop.address, 0, True, (CaseResult("oracle/props.py::test_law", "passed"),))
-    better = dataclasses.replace(
-        f, oracles=f.oracles + (prop,), runs=f.runs + (run,),
-        regions=tuple(dataclasses.replace(r, oracles=r.oracles + (prop.address,)) for r in f.regions),
-    )
-    before, after = evaluate(f), evaluate(better)
-    assert not any(r.code == "FLOOR" for r in after.reasons)
-    assert not any(r.code == "EMPTY_VOTE" for r in after.reasons)
-    assert {r.line for r in after.reasons if r.code not in ("FREEZE_CAP",)} <= {r.line for r in before.reasons}
+SKIP_KIND = {"skipped": "skip", "deselected": "skip", "xfailed": "xfail", "xpassed": "xfail"}  # the results protocol
+
+
+@given(st.sampled_from(sorted(SKIP_KIND)), st.sampled_from(["skipif", "importorskip", None]),
+       st.one_of(st.none(), st.sampled_from(SIGNATURES)), st.sampled_from(SIGNATURES),
+       st.sampled_from(["test_x", "test_y"]), st.sampled_from(["skip", "xfail", "skipif"]), st.booleans(),
+       st.sets(st.sampled_from(SIGNATURES), max_size=1))
+def test_a_skip_is_unlisted_unless_frozen_or_in_the_baseline(outcome, marker, sig, row_sig, row_test, row_exc, expired,
+                                                              baseline):
+    added = TODAY - datetime.timedelta(days=5)
+    row = FreezeEntry(row_sig, row_test, row_exc, "flaky", "team", added,
+                      TODAY - datetime.timedelta(days=1) if expired else TODAY)
+    case = Case("tests/t.py::test_x", outcome, sig, SKIP_KIND[outcome], marker=marker)
+    j = judge(case, (Ledger("l.json", (row,)),), frozenset(baseline))
+    frozen = sig is not None and (row_sig, row_test, row_exc) == (sig, "test_x", SKIP_KIND[outcome]) and not expired
+    listed = frozen or (sig is not None and sig in baseline)
+    assert ("UNLISTED_SKIP" in {r.code for r in j.reasons}) == (not listed)
+    assert ("tests/t.py::test_x" in j.frozen) == frozen
+
+
+@given(st.one_of(st.none(), st.integers(0, 300)), st.one_of(st.none(), st.booleans()), st.integers(0, 300), st.booleans())
+def test_min_examples_applies_only_to_a_search_that_was_not_exhausted(examples, exhausted, floor, voting):
+    j = judge(Case("tests/t.py::test_law", "passed", examples=examples, exhausted=exhausted), min_examples=floor,
+              voting=voting, exit_code=0)
+    short = bool(floor) and examples is not None and examples < floor and not exhausted
+    if voting:
+        assert ("MIN_EXAMPLES" in {r.code for r in j.reasons}) == short
+        assert j.passed == (not short)
+    else:  # a run that does not vote only ever says DIAGNOSTIC
+        assert {r.code for r in j.reasons} <= {"DIAGNOSTIC"} and j.passed == (not short)
+
+
+# -- evidence -----------------------------------------------------------------------------------------------
+
+@given(gate_inputs(noise=30), st.data())
+def test_more_executed_symbols_never_add_a_reason(gi, data):
+    before = evaluate(gi)
+    paths = sorted({r.path for r in gi.comparison.regions}) or ["src/m0.py"]
+    more = tuple(dataclasses.replace(r, executed=r.executed | data.draw(st.frozensets(
+        st.tuples(st.sampled_from(paths), st.sampled_from(SYMBOLS)), max_size=3))) for r in gi.runs)
+    after = evaluate(dataclasses.replace(gi, runs=more))
+    assert lines(after) <= lines(before)
+    assert not before.merge or after.merge
+
+
+@given(gate_inputs(noise=30), st.sampled_from("PLE"), st.data())
+def test_another_passing_voter_never_makes_the_verdict_worse(gi, cls, data):
+    before = evaluate(gi)
+    comp = gi.comparison
+    new = "tests/new.py"
+    regions = tuple(dataclasses.replace(r, candidates=r.candidates + (new,)) if data.draw(st.booleans()) else r
+                    for r in comp.regions)
+    paths = sorted({r.path for r in regions}) or ["src/m0.py"]
+    executed = data.draw(st.frozensets(st.tuples(st.sampled_from(paths), st.sampled_from(SYMBOLS)), max_size=4))
+    run = OracleRun(new, new, 0, True, (Case(f"{new}::test_new", "passed"),), executed=executed)
+    comp = dataclasses.replace(comp, regions=regions, classes=comp.classes + ((new, cls),))
+    after = evaluate(dataclasses.replace(gi, comparison=comp, runs=gi.runs + (run,)))
+    assert new in after.voters
+    assert blocking(after) <= blocking(before)
+    assert not before.merge or after.merge
+
+
+@given(gate_inputs(noise=30))
+def test_a_voter_below_every_floor_is_no_evidence_for_a_changed_symbol(gi):
+    # every floor is L or P: a passing class-E test that executed everything changes no UNEXERCISED
+    before = evaluate(gi)
+    weak = "tests/weak.py"
+    everything = frozenset((s.path, s.needs) for s in gi.symbols)
+    comp = gi.comparison
+    comp = dataclasses.replace(comp, classes=comp.classes + ((weak, "E"),), regions=tuple(
+        dataclasses.replace(r, candidates=r.candidates + (weak,)) for r in comp.regions))
+    run = OracleRun(weak, weak, 0, True, (Case(f"{weak}::test_all", "passed"),), executed=everything)
+    after = evaluate(dataclasses.replace(gi, comparison=comp, runs=gi.runs + (run,)))
+    assert lines(after, "UNEXERCISED") == lines(before, "UNEXERCISED")
+
+
+@given(gate_inputs(noise=30))
+def test_unexercised_means_no_voter_at_the_floor_executed_the_symbol(gi):
+    v = evaluate(gi)
+    classes = gi.comparison.class_of
+    runs = {r.address: r for r in gi.runs}
+    missing = any(r.severity is Severity.INFRA for r in v.reasons) or not gi.ran_oracles
+    expected = set()
+    for rv in v.regions:
+        region = rv.region
+        need = OracleClass(region.required) if region.required else None
+        have = best_vote(classes[a] for a in rv.voters)
+        assert rv.have == have and rv.need == need
+        if need is None or region.kind is None or not at_least(have, need):
+            assert rv.symbols == ()
+            continue
+        strong = [a for a in rv.voters if at_least(classes[a], need)]
+        for sym in gi.symbols:
+            if sym.path != region.path:
+                continue
+            ran = tuple(a for a in strong if (region.path, sym.needs) in runs[a].executed)
+            assert (sym.qualname, ran) in rv.symbols
+            if not ran:
+                expected.add(f"{region.path}:{sym.qualname}")
+    reported = {r.line.split(" ")[1] for r in v.reasons if r.code == "UNEXERCISED"}
+    assert reported == (set() if missing else expected)
+
+
+@given(gate_inputs())
+def test_numb_means_every_mutant_that_ran_survived(gi):
+    v = evaluate(gi)
+    groups = {}
+    for m in gi.mutants:
+        groups.setdefault((m.path, m.symbol), []).append(m.status)
+    expected = {f"{p}:{s}" for (p, s), statuses in groups.items()
+                if [x for x in statuses if x != "not_run"] and all(x in ("survived", "not_run") for x in statuses)}
+    assert {r.line.split(" ")[1] for r in v.reasons if r.code == "NUMB"} == expected
+
+
+# -- the ladder and missing evidence ------------------------------------------------------------------------
+
+@given(gate_inputs())
+def test_ranks_after_the_first_failing_rank_are_not_run(gi):
+    v = evaluate(gi)
+    names = [name for name, _, _ in v.ranks]
+    statuses = [status for _, status, _ in v.ranks]
+    assert names == list(RANKS)
+    first = next((i for i, s in enumerate(statuses) if s == "fail"), None)
+    assert v.stopped_at == (names[first] if first is not None else None)
+    if first is not None:
+        assert all(s == "not_run" for s in statuses[first + 1:])
+
+
+@given(gate_inputs())
+def test_missing_evidence_suppresses_floor_unexercised_and_empty_vote(gi):
+    # missing because the infrastructure failed, or because a static policy failure stopped the run
+    v = evaluate(gi)
+    if any(r.severity is Severity.INFRA for r in v.reasons) or not gi.ran_oracles:
+        assert not {"FLOOR", "UNEXERCISED", "EMPTY_VOTE"} & {r.code for r in v.reasons}
+        assert v.exit_code in (EXIT_POLICY, EXIT_INFRA)

@@ -50,8 +50,8 @@ def branch(adopted: Repo):
 def test_the_adopted_repository_audits_clean_with_the_excluded_test_listed(adopted: Repo):
     run = adopted.gate(base="HEAD")
     assert run.exit_code == 0, run.output
-    assert "EXCLUDED tests/client/test_http.py" in "\n".join(run.reasons), run.reasons
-    http = run.oracle("tests/client/test_http.py")
+    assert "EXCLUDED tests/client/test_http.py:tests" in "\n".join(run.reasons), run.reasons
+    http = run.oracle("tests/client/test_http.py:tests")
     assert http["role"] == "excluded" and not http["voted"] and http["outcome"] == "not_run"
     # The baseline's class, not the floor: E for what plain tests cover today.
     utils = next(r for r in run.report["regions"] if r["path"] == "src/ai/backend/common/utils.py")
@@ -60,25 +60,38 @@ def test_the_adopted_repository_audits_clean_with_the_excluded_test_listed(adopt
 
 def test_a_diff_that_keeps_its_region_at_the_baseline_merges(branch):
     repo = branch("keep")
-    repo.replace("src/ai/backend/common/utils.py", "                if len(chunk) == n:", "                if n == len(chunk):")
+    repo.replace("src/ai/backend/common/utils.py", "if len(chunk) == n:", "if n == len(chunk):")
     repo.commit("a refactor of chunked")
     run = repo.gate()
     assert run.exit_code == 0, run.output
     (region,) = run.report["regions"]
     assert (region["path"], region["need"], region["have"]) == ("src/ai/backend/common/utils.py", "E", "E"), region
-    assert region["symbols"] == [{"symbol": "chunked", "ran": ["tests/common/test_utils.py"]}], region
+    assert region["symbols"] == [{"symbol": "chunked", "ran": ["tests/common/test_utils.py:tests"]}], region
 
 
 def test_a_diff_that_drops_a_region_below_its_baseline_is_rejected(branch):
     repo = branch("drop")
+    # client/config.py's only runnable oracle changes with it: demoted, it does not vote, so nothing
+    # at the baseline's class (E) judges the change.
+    repo.append("src/ai/backend/client/config.py", "\n\nDEFAULT_TIMEOUT = 10.0\n")
+    repo.append("tests/client/test_config.py", "\n\ndef test_the_default_timeout():\n"
+                "    from ai.backend.client.config import DEFAULT_TIMEOUT\n\n    assert DEFAULT_TIMEOUT > 0\n")
+    repo.commit("a new setting and its test together")
+    run = repo.gate()
+    assert run.exit_code == 2, run.output
+    assert any(l.startswith("FLOOR src/ai/backend/client/config.py:src kind=pure need=E have=none") for l in run.reasons), run.reasons
+
+
+def test_a_new_function_no_remaining_voter_runs_is_unexercised(branch):
+    repo = branch("unexercised")
     text = repo.read("src/ai/backend/common/utils.py")
     repo.write("src/ai/backend/common/utils.py", text + "\n\ndef twice(n: int) -> int:\n    return n * 2\n")
-    # Its only oracle changes with it: demoted, it does not vote, so nothing at the baseline's E does.
+    # Its test changes with it (demoted); the other tests of utils.py still vote E but never call it.
     repo.append("tests/common/test_utils.py", "\n\ndef test_twice():\n    from ai.backend.common.utils import twice\n\n    assert twice(2) == 4\n")
     repo.commit("a new helper and its test together")
     run = repo.gate()
     assert run.exit_code == 2, run.output
-    assert any(l.startswith("FLOOR src/ai/backend/common/utils.py kind=pure need=E have=none") for l in run.reasons), run.reasons
+    assert any(l.startswith("UNEXERCISED src/ai/backend/common/utils.py:twice kind=function need=E") for l in run.reasons), run.reasons
 
 
 def test_an_added_skip_is_rejected(branch):
@@ -100,4 +113,4 @@ def test_a_new_region_needs_its_full_floor(branch):
     repo.commit("a new module with an example test")
     run = repo.gate()
     assert run.exit_code == 2, run.output
-    assert any(l.startswith("FLOOR src/ai/backend/common/rates.py kind=pure need=P") for l in run.reasons), run.reasons
+    assert any(l.startswith("FLOOR src/ai/backend/common/rates.py:src kind=pure need=P have=none") for l in run.reasons), run.reasons

@@ -3,7 +3,15 @@ import json
 
 import pytest
 
-from oracle_gate.core.ledger import LedgerError, capacity, ledger_problems, parse_ledger
+from oracle_gate.core.ledger import (
+    Ledger,
+    LedgerError,
+    capacity,
+    ledger_problems,
+    matching_entry,
+    parse_ledger,
+    suite_size,
+)
 
 ROW = {"signature": "0123456789abcdef", "test": "test_x", "exception": "TimeoutError", "reason": "slow",
        "owner": "team", "added": "2026-11-01", "expires": "2026-11-15"}
@@ -27,6 +35,10 @@ def ledger(*rows, **top):
         (ledger(dict(ROW, signature="XYZ")), "oracle/l.json: entry 0: `signature` must be 16 lowercase hex characters, got 'XYZ'"),
         (ledger(dict(ROW, owner="  ")), "oracle/l.json: entry 0: `owner` must be a non-empty string"),
         (ledger(ROW, ROW), "oracle/l.json: entry 1: duplicate signature 0123456789abcdef (also entry 0)"),
+        (ledger(dict(ROW, expires="2026-11-16")), "oracle/l.json: entry 0: `expires` 2026-11-16 is 15 days after "
+                                                  "`added` 2026-11-01; a freeze may last at most 14 days (max_freeze_days)"),
+        (ledger(dict(ROW, expires="2999-11-01")), "oracle/l.json: entry 0: `expires` 2999-11-01 is 355381 days after "
+                                                  "`added` 2026-11-01; a freeze may last at most 14 days (max_freeze_days)"),
     ],
 )
 def test_malformed_ledgers_name_the_file_and_entry(text, message):
@@ -42,3 +54,37 @@ def test_expired_and_over_capacity():
     assert [p.code for p in problems] == ["FREEZE_EXPIRED"] * 4 + ["FREEZE_CAP"]
     assert problems[-1].line == "FREEZE_CAP l.json entries=4 cap=3 suite=100"
     assert capacity(200) == 3 and capacity(201) == 4 and capacity(1000) == 15
+
+
+def test_max_freeze_days_is_a_parameter_of_the_parse():
+    text = ledger(dict(ROW, expires="2026-11-30"))
+    assert parse_ledger(text, "l.json", max_days=29).entries[0].expires == datetime.date(2026, 11, 30)
+    with pytest.raises(LedgerError, match="at most 28 days"):
+        parse_ledger(text, "l.json", max_days=28)
+
+
+def test_a_row_freezes_only_its_own_signature_test_and_exception():
+    parsed = parse_ledger(ledger(ROW), "l.json")
+    row = parsed.entries[0]
+    assert matching_entry([parsed], "0123456789abcdef", "tests/t.py::TestX::test_x_v2[3]", "TimeoutError") == row
+    assert matching_entry([parsed], "0123456789abcdef", "tests/t.py::test_y", "TimeoutError") is None
+    assert matching_entry([parsed], "0123456789abcdef", "tests/t.py::test_x", "ValueError") is None
+    assert matching_entry([parsed], "fedcba9876543210", "tests/t.py::test_x", "TimeoutError") is None
+    assert matching_entry([parsed], None, "tests/t.py::test_x", "TimeoutError") is None
+    assert matching_entry([Ledger("empty.json", ()), parsed], "0123456789abcdef", "t.py::test_x", "TimeoutError") == row
+
+
+def test_the_suite_size_counts_the_governed_test_files_whatever_the_diff():
+    tests = [f"tests/unit/test_{i}.py" for i in range(200)] + [f"oracle/properties/test_{i}_props.py" for i in range(50)]
+    tests += ["src/pkg/test_inline.py", "testsuite/test_other.py"]
+    assert suite_size(["tests"], tests) == 200
+    assert suite_size(["tests", "oracle/"], tests) == 250
+    assert suite_size(["/tests/unit/"], tests + tests) == 200
+    assert suite_size([], tests) == suite_size([""], tests) == 252
+    # one definition for the cap: 250 governed files allow ceil(1.5% of 250) = 4 rows, however small the diff
+    rows = [dict(ROW, signature=f"{i:016x}") for i in range(5)]
+    today = datetime.date(2026, 11, 2)
+    four, five = parse_ledger(ledger(*rows[:4]), "l.json"), parse_ledger(ledger(*rows), "l.json")
+    size = suite_size(["tests", "oracle"], tests)
+    assert ledger_problems([four], today, size) == ()
+    assert [p.line for p in ledger_problems([five], today, size)] == ["FREEZE_CAP l.json entries=5 cap=4 suite=250"]

@@ -1,39 +1,202 @@
+"""Known verdicts over recorded runs: each reason line and exit code pinned on the smallest input
+that produces it."""
 import datetime
 
-from oracle_gate.core.classes import OracleClass, RegionKind
-from oracle_gate.core.lanes import Lane
-from oracle_gate.core.verdict import CaseResult, ChangedPath, GateFacts, Oracle, OracleRun, Region, evaluate
+from oracle_gate.core.compare import Comparison, Finding, RegionPlan
+from oracle_gate.core.ledger import FreezeEntry, Ledger
+from oracle_gate.core.verdict import (
+    Case,
+    ChangedSymbolEvidence,
+    GateInput,
+    MutantResult,
+    OracleRun,
+    evaluate,
+)
+
+TODAY = datetime.date(2026, 11, 30)
+TAX = "src/billing/tax.py"
+PROPS = "oracle/properties/test_tax_props.py"
+EXAMPLES = "tests/test_tax_examples.py"
+SIG = "7fbaaf45ec8237ed"
 
 
-def facts(**kw):
-    base = dict(mode="diff", changes=(ChangedPath("src/billing/tax.py", (Lane.PRODUCTION,)),),
-                regions=(Region("src/billing/tax.py", "src/billing/tax.py", RegionKind.PURE, ("tests/test_tax.py",)),),
-                oracles=(Oracle("tests/test_tax.py", OracleClass.EQUALITY),),
-                runs=(OracleRun("tests/test_tax.py", 0, True, (CaseResult("tests/test_tax.py::test_x", "passed"),)),),
-                today=datetime.date(2026, 11, 30))
-    base.update(kw)
-    return GateFacts(**base)
+def gate(runs=(), classes=((PROPS, "P"), (EXAMPLES, "E")), kind="pure", candidates=(PROPS, EXAMPLES), demoted=(),
+         status="changed", **kw):
+    required = {"pure": "P", "state": "L"}[kind]
+    region = RegionPlan(TAX, TAX, status, kind, kind, required, candidates, ())
+    comp = Comparison((), (region,), (), demoted, (), (), kw.pop("findings", ()), classes)
+    return GateInput(kw.pop("mode", "diff"), comp, tuple(runs), today=TODAY, **kw)
 
 
-def test_a_pure_region_with_only_an_equality_test_misses_its_floor():
-    v = evaluate(facts())
+def run(address, *cases, exit_code=0, complete=True, executed=((TAX, "rate"),), **kw):
+    return OracleRun(address, address, exit_code, complete, tuple(cases), frozenset(executed), **kw)
+
+
+def passed(address, name="test_rate", **kw):
+    return Case(f"{address}::{name}", "passed", **kw)
+
+
+def failed(address, name="test_rate", signature=SIG, exception="TimeoutError"):
+    return Case(f"{address}::{name}", "failed", signature, exception)
+
+
+def row(test="test_rate", exception="TimeoutError", signature=SIG, added=TODAY - datetime.timedelta(days=3), days=14):
+    return Ledger("oracle/freeze-ledger.json", (FreezeEntry(signature, test, exception, "slow CI", "billing", added,
+                                                            added + datetime.timedelta(days=days)),))
+
+
+def lines(verdict):
+    return [r.line for r in verdict.reasons]
+
+
+def test_a_pure_region_judged_only_by_an_example_test_misses_its_floor():
+    v = evaluate(gate([run(EXAMPLES, passed(EXAMPLES))], candidates=(EXAMPLES,)))
+    assert (v.exit_code, lines(v)) == (2, ["FLOOR src/billing/tax.py kind=pure need=P have=E"])
+
+
+def test_a_passing_property_that_executed_the_changed_function_merges():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols))
+    assert (v.exit_code, v.name, v.voters, lines(v)) == (0, "merge", (PROPS,), [])
+    assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "pass"), ("R1_replay", "pass"), ("R2_properties", "pass"),
+                                                ("R3_probes", "pass"), ("R3_numbness", "not_run"), ("R4_freeze", "pass")]
+
+
+def test_a_property_that_never_executed_the_changed_function_leaves_it_unexercised():
+    # a spurious import made the property a candidate; evidence decides
+    symbols = (ChangedSymbolEvidence(TAX, "surcharge", "function", "added", "surcharge"),)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols))
+    assert (v.exit_code, lines(v)) == (2, [
+        "UNEXERCISED src/billing/tax.py:surcharge kind=function need=P ran=oracle/properties/test_tax_props.py "
+        "(no voting oracle at the floor executed it)"])
+
+
+def test_an_interrupted_session_is_no_results_with_the_tests_own_last_lines():
+    r = run(PROPS, passed(PROPS), complete=False, problem="the session was interrupted (pytest.exit)",
+            output_tail="collected 3 items | Exit: done early")
+    v = evaluate(gate([r], classes=((PROPS, "P"),), candidates=(PROPS,)))
+    assert v.exit_code == 1 and v.voters == ()
+    assert lines(v)[0] == ("NO_RESULTS oracle/properties/test_tax_props.py exit=0: the session was interrupted "
+                           "(pytest.exit): collected 3 items | Exit: done early")
+
+
+def test_nothing_executed_is_an_empty_vote_which_outranks_the_floor():
+    v = evaluate(gate([]))
+    assert (v.exit_code, v.name) == (3, "empty_vote")
+    assert lines(v) == ["EMPTY_VOTE 1 production target(s) changed and no oracle test executed",
+                        "FLOOR src/billing/tax.py kind=pure need=P have=none"]
+
+
+def test_missing_infrastructure_is_reported_as_itself_not_as_a_floor_or_an_empty_vote():
+    v = evaluate(gate([OracleRun(PROPS, PROPS, None, False, infra_error="could not resolve hypothesis")]))
+    assert (v.exit_code, v.name) == (4, "infra_error")
+    assert lines(v) == ["INFRA_ERROR oracle/properties/test_tax_props.py: could not resolve hypothesis"]
+
+
+def test_a_failure_frozen_by_its_own_row_does_not_block_and_the_rest_of_the_target_votes():
+    r = run(PROPS, failed(PROPS, "test_remote_rate_v2"), passed(PROPS), exit_code=1)
+    v = evaluate(gate([r], ledgers=(row("test_remote_rate"),)))
+    assert (v.exit_code, lines(v), v.voters) == (0, [], (PROPS,))
+
+
+def test_a_row_for_another_test_or_exception_freezes_nothing():
+    r = run(PROPS, failed(PROPS), passed(PROPS, "test_other"), exit_code=1)
+    for ledger in (row("test_something_else"), row(exception="ValueError")):
+        v = evaluate(gate([r], ledgers=(ledger,)))
+        assert v.exit_code == 1
+        assert lines(v)[0] == (f"FAIL {PROPS} {PROPS}::test_rate TimeoutError signature={SIG}")
+
+
+def test_an_expired_row_is_a_policy_failure_and_the_failure_counts():
+    r = run(PROPS, failed(PROPS), exit_code=1)
+    v = evaluate(gate([r], ledgers=(row(added=TODAY - datetime.timedelta(days=20), days=14),)))
     assert v.exit_code == 2
-    assert [r.line for r in v.reasons] == ["FLOOR src/billing/tax.py kind=pure need=P have=E"]
+    assert lines(v)[:2] == [
+        f"FREEZE_EXPIRED {PROPS}::test_rate signature={SIG} expired 2026-11-24 owner=billing",
+        f"FAIL {PROPS} {PROPS}::test_rate TimeoutError signature={SIG}",
+    ]
 
 
-def test_os_exit_zero_without_results_is_not_a_pass():
-    v = evaluate(facts(runs=(OracleRun("tests/test_tax.py", 0, False, ()),)))
-    assert v.exit_code == 1
-    assert any(r.code == "NO_RESULTS" for r in v.reasons)
+def test_a_skip_no_ledger_or_baseline_covers_is_unlisted():
+    skip = Case(f"{EXAMPLES}::test_remote", "skipped", SIG, "skip", marker="skipif", reason="no network")
+    r = run(EXAMPLES, skip, passed(EXAMPLES))
+    v = evaluate(gate([r], candidates=(EXAMPLES,)))
+    assert lines(v)[0] == (f"UNLISTED_SKIP {EXAMPLES}::test_remote skipped by skipif: no network signature={SIG} "
+                           "(in no freeze ledger and not in the baseline)")
+    assert "UNLISTED_SKIP" not in {r.code for r in evaluate(gate([r], candidates=(EXAMPLES,),
+                                                                 baseline_skips=frozenset({SIG}))).reasons}
+    # a freeze row for a skip names the kind the recorder gives it (`skip`), as the row template does
+    frozen = evaluate(gate([r], candidates=(EXAMPLES,), ledgers=(row("test_remote", "skip"),)))
+    assert "UNLISTED_SKIP" not in {r.code for r in frozen.reasons}
+    assert "UNLISTED_SKIP" in {r.code for r in evaluate(gate([r], candidates=(EXAMPLES,),
+                                                             ledgers=(row("test_remote", "skipif"),))).reasons}
 
 
-def test_nothing_executed_is_an_empty_vote():
-    v = evaluate(facts(runs=()))
-    assert v.exit_code == 3
-    assert {r.code for r in v.reasons} == {"FLOOR", "EMPTY_VOTE"}
+def test_min_examples_fails_a_narrowed_property_but_not_an_exhausted_domain():
+    narrowed = run(PROPS, passed(PROPS, examples=1, exhausted=False))
+    v = evaluate(gate([narrowed], min_examples=((PROPS, 100),)))
+    assert lines(v)[0] == (f"MIN_EXAMPLES {PROPS}::test_rate ran 1 example(s), min_examples=100 "
+                           "(the search space was not exhausted)")
+    assert PROPS not in v.voters
+    finite = run(PROPS, passed(PROPS, examples=12, exhausted=True))
+    v = evaluate(gate([finite], min_examples=((PROPS, 100),)))
+    assert (v.exit_code, v.voters) == (0, (PROPS,))
 
 
-def test_a_frozen_only_run_does_not_vote():
-    runs = (OracleRun("tests/test_tax.py", 0, True, (CaseResult("tests/test_tax.py::test_x", "frozen"),)),)
-    v = evaluate(facts(runs=runs, oracles=(Oracle("tests/test_tax.py", OracleClass.PROPERTY),)))
-    assert v.voters == () and v.exit_code == 2
+def test_a_test_listed_in_a_ledger_never_votes_even_when_it_passes():
+    v = evaluate(gate([run(PROPS, passed(PROPS))], classes=((PROPS, "P"),), candidates=(PROPS,), ledgers=(row(),)))
+    assert v.voters == () and "FLOOR src/billing/tax.py kind=pure need=P have=none" in lines(v)
+
+
+def test_a_freeze_on_a_diff_without_production_is_a_policy_failure():
+    r = run(PROPS, failed(PROPS), passed(PROPS, "test_other"), exit_code=1)
+    v = evaluate(gate([r], status="audited", ledgers=(row(),)))
+    assert lines(v) == [f"FREEZE_HIT_ON_EMPTY_DIFF 1 frozen test(s) while no production target changed: {PROPS}::test_rate"]
+
+
+def test_a_new_ledger_row_must_be_observed_failing_in_the_same_run_with_its_test_and_exception():
+    new = row().entries[0]
+    v = evaluate(gate([run(PROPS, passed(PROPS))], new_ledger_rows=(new,)))
+    assert lines(v) == [f"FREEZE_UNOBSERVED signature={SIG} test=test_rate exception=TimeoutError: no governed test "
+                        "failed that way in this run; a freeze is for an observed failure"]
+    # observed: the same signature, test and exception failed in this run (and the row freezes it)
+    seen = run(PROPS, failed(PROPS), passed(PROPS, "test_other"), exit_code=1)
+    assert lines(evaluate(gate([seen], new_ledger_rows=(new,), ledgers=(row(),)))) == []
+    # a row relabelled onto another test is not observed by that failure
+    other = row(test="test_refund").entries[0]
+    assert [r.code for r in evaluate(gate([seen], new_ledger_rows=(other,))).reasons][0] == "FREEZE_UNOBSERVED"
+
+
+def test_a_symbol_whose_every_mutant_survived_is_numb():
+    mutants = (MutantResult(TAX, "rate", "m1", "replaced + with -", "survived", (PROPS,)),
+               MutantResult(TAX, "rate", "m2", "returned 0", "survived", (PROPS,)),
+               MutantResult(TAX, "rate", "m3", "too slow", "not_run"))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (1, ["NUMB src/billing/tax.py:rate survived=2/2 (no voting oracle noticed any "
+                                           "mutant: e.g. replaced + with -)"])
+    killed = mutants[:1] + (MutantResult(TAX, "rate", "m2", "returned 0", "killed", (PROPS,)),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=killed, mutation_ran=True)).exit_code == 0
+
+
+def test_the_ladder_stops_at_a_failing_property_rank():
+    v = evaluate(gate([run(PROPS, failed(PROPS), exit_code=1)]))
+    assert v.stopped_at == "R2_properties"
+    assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "pass"), ("R1_replay", "pass"), ("R2_properties", "fail"),
+                                                ("R3_probes", "not_run"), ("R3_numbness", "not_run"),
+                                                ("R4_freeze", "not_run")]
+
+
+def test_a_static_policy_failure_that_stopped_the_run_says_so_instead_of_a_floor():
+    finding = Finding("WRITESET", f"WRITESET oracle {PROPS} changed with production {TAX}", PROPS)
+    v = evaluate(gate([], findings=(finding,), ran_oracles=False))
+    assert (v.exit_code, v.stopped_at) == (2, None)
+    assert lines(v) == [finding.line, "NOT_RUN no oracle ran: the verdict was already a policy failure "
+                                      "(--oracle-gate-run-all runs them anyway)"]
+
+
+def test_a_demoted_test_that_fails_is_a_diagnostic_and_never_votes():
+    r = run(EXAMPLES, failed(EXAMPLES), exit_code=1)
+    v = evaluate(gate([run(PROPS, passed(PROPS)), r], demoted=(EXAMPLES,)))
+    assert (v.exit_code, v.voters) == (0, (PROPS,))
+    assert lines(v) == [f"DIAGNOSTIC {EXAMPLES} (does not vote) FAIL {EXAMPLES} {EXAMPLES}::test_rate TimeoutError "
+                        f"signature={SIG}"]

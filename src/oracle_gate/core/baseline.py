@@ -101,6 +101,8 @@ class Baseline:
 
 def make_baseline(commit: str, written: str, regions: Iterable[BaselineRegion],
                   skips: Iterable[BaselineSkip]) -> Baseline:
-    unique: Mapping[str, BaselineSkip] = {s.signature: s for s in skips}
+    unique: Dict[str, BaselineSkip] = {}
+    for s in sorted(skips, key=lambda s: (s.signature, s.test, s.marker, s.reason)):
+        unique.setdefault(s.signature, s)  # one row per signature, the same one whatever the order
     return Baseline(commit, written, tuple(sorted(regions, key=lambda r: r.address)),
                     tuple(sorted(unique.values(), key=lambda s: (s.test, s.signature))))

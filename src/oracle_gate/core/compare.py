@@ -325,7 +325,8 @@ def compare(
         if util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
             readers = sorted({a for facts_, t in ((base, b_util), (head, h_util)) if t is not None
                               for a in facts_.transitive_dependents([t.address])
-                              if a in facts_.by_address and facts_.by_address[a].role == F.PRODUCTION})
+                              if a in facts_.by_address and facts_.by_address[a].role == F.PRODUCTION
+                              and facts_.by_address[a].paths})
             if util.role == F.OTHER and readers:
                 findings.append(Finding("UNMAPPED", f"UNMAPPED {p} is data that production code reads "
                                                     f"({readers[0]}) and has no oracle_region", p))
@@ -398,7 +399,7 @@ def compare(
             if p in renamed_from_production:
                 continue  # judged above, as the rename of its base region
             mark(p, PRODUCTION, "new production region")
-            regions.append(RegionPlan(h_prod.address, p, "added", None, h_prod.region, _cls(_floor(h_prod.region)),
+            regions.append(RegionPlan(h_prod.address, p, "added", h_prod.region, h_prod.region, _cls(_floor(h_prod.region)),
                                       _candidates(head, h_prod.address, excluded_set), ()))
     findings.extend(region_kind_downgrade)
 

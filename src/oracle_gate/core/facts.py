@@ -248,15 +248,20 @@ class Facts:
         if raw.get("version") != FACTS_VERSION:
             raise FactsError(f"facts version {raw.get('version')!r}; this plugin reads version {FACTS_VERSION}")
         try:
+            for key, kind in (("targets", list), ("dependents", dict), ("options", dict), ("texts", dict)):
+                if not isinstance(raw.get(key, kind()), kind):
+                    raise FactsError(f"malformed facts document: `{key}` must be a {kind.__name__}")
             return make_facts(
                 targets=[TargetFact.from_json(t) for t in raw["targets"]],
-                dependents={k: tuple(v) for k, v in raw.get("dependents", {}).items()},
+                dependents={str(k): tuple(str(a) for a in v) for k, v in raw.get("dependents", {}).items()},
                 options=raw.get("options", {}),
-                texts=raw.get("texts", {}),
+                texts={str(k): str(v) for k, v in raw.get("texts", {}).items()},
                 commit=raw.get("commit"),
-                pants_version=raw.get("pants_version", ""),
+                pants_version=str(raw.get("pants_version", "")),
             )
-        except (KeyError, TypeError) as e:
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            if isinstance(e, FactsError):
+                raise
             raise FactsError(f"malformed facts document: {type(e).__name__}: {e}") from None
 
     @classmethod
@@ -274,6 +279,19 @@ def split_address(spec: str) -> Tuple[str, str]:
         directory, name = spec.split(":", 1)
         return ("" if directory in ("", "//") else directory), name
     return spec, spec.rsplit("/", 1)[-1]
+
+
+def module_of(path: str, source_root: str) -> Tuple[Optional[str], bool]:
+    """(dotted module name, is a package) of a Python file under a source root (`.` or "" is the
+    build root); None when the file is not a `.py` under that root."""
+    root = "" if source_root in ("", ".") else source_root.rstrip("/") + "/"
+    if not path.endswith(".py") or not path.startswith(root):
+        return None, False
+    parts = path[len(root):-3].split("/")
+    package = parts[-1] == "__init__"
+    if package:
+        parts = parts[:-1]
+    return (".".join(parts) or None), package
 
 
 def make_facts(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import posixpath
+import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -186,6 +187,18 @@ def ledger_row_templates(gi: GateInput, today: datetime.date, ttl_days: int = 14
 
 # -- CI renderings -------------------------------------------------------------------------------------
 
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _xml_text(text: str) -> str:
+    """Characters XML 1.0 forbids (terminal colours in a test's output) dropped, the rest escaped."""
+    return escape(_XML_INVALID.sub("", text))
+
+
+def _xml_attr(text: str) -> str:
+    return quoteattr(_XML_INVALID.sub("", text))
+
+
 def junit_xml(gi: GateInput, verdict: Verdict) -> str:
     """JUnit XML (the Jenkins/Ant dialect GitHub, GitLab and Jenkins read): one test case per
     region and per oracle; reason lines become failures of the case they name."""
@@ -206,10 +219,10 @@ def junit_xml(gi: GateInput, verdict: Verdict) -> str:
         if mine:
             failures += 1
             body = "".join(
-                f"<failure message={quoteattr(r.line[:500])} type={quoteattr(r.code)}>{escape(r.line)}</failure>"
+                f"<failure message={_xml_attr(r.line[:500])} type={_xml_attr(r.code)}>{_xml_text(r.line)}</failure>"
                 for r in mine[:1]
-            ) + ("<system-out>" + escape("\n".join(r.line for r in mine)) + "</system-out>" if len(mine) > 1 else "")
-        cases.append(f'<testcase classname={quoteattr(classname)} name={quoteattr(name)} time="0">{body}</testcase>')
+            ) + ("<system-out>" + _xml_text("\n".join(r.line for r in mine)) + "</system-out>" if len(mine) > 1 else "")
+        cases.append(f'<testcase classname={_xml_attr(classname)} name={_xml_attr(name)} time="0">{body}</testcase>')
 
     for rv in verdict.regions:
         case("oracle-gate.regions", rv.region.path, [rv.region.path, rv.region.address])
@@ -218,11 +231,11 @@ def junit_xml(gi: GateInput, verdict: Verdict) -> str:
         case("oracle-gate.oracles", o.address, [o.address, path])
     rest = [r for r in verdict.reasons if id(r) not in claimed and r.severity is not Severity.INFO]
     if rest or not cases:
-        body = "".join(f"<failure message={quoteattr(r.line[:500])} type={quoteattr(r.code)}>{escape(r.line)}</failure>"
+        body = "".join(f"<failure message={_xml_attr(r.line[:500])} type={_xml_attr(r.code)}>{_xml_text(r.line)}</failure>"
                        for r in rest[:1])
         if rest:
             failures += 1
-            body += "<system-out>" + escape("\n".join(r.line for r in rest)) + "</system-out>"
+            body += "<system-out>" + _xml_text("\n".join(r.line for r in rest)) + "</system-out>"
         cases.append(f'<testcase classname="oracle-gate" name="verdict" time="0">{body}</testcase>')
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'

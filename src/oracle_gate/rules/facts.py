@@ -160,6 +160,8 @@ def _role(target: Target, test_util_generators: frozenset) -> str:
     path = target[SingleSourceField].file_path if target.has_field(SingleSourceField) else ""
     if isinstance(target, TargetGenerator):
         return F.GENERATOR
+    if target.alias.startswith("_"):
+        return F.OTHER  # a generator's internal helper (e.g. the file behind `python_requirements`)
     if target.has_field(OracleDraftField):
         return F.DRAFT
     if target.has_field(MinExamplesField):

@@ -26,6 +26,7 @@ from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule
 from pants.base.specs import Specs
 from pants.engine.target import FilteredTargets, Targets
 from pants.option.global_options import GlobalOptions
+from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.option.option_types import BoolOption, EnumOption, IntOption, StrListOption, StrOption
 from pants.util.strutil import help_text
 
@@ -260,21 +261,6 @@ def _drift(head: F.Facts) -> List[C.Finding]:
     return out
 
 
-def _module_of(path: str, head: F.Facts) -> Optional[str]:
-    """`billing.tax` for `src/billing/tax.py`, using the source roots implied by the file layout."""
-    parts = path[:-3].split("/")
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    # The module name starts below the highest directory without an __init__.py.
-    start = 0
-    for i in range(len(parts) - 1, 0, -1):
-        init = "/".join(parts[:i]) + "/__init__.py"
-        if not head.owners(init):
-            start = i
-            break
-    return ".".join(parts[start:]) or None
-
-
 async def targets_of(addresses: Iterable[str]) -> Targets:
     parsed = await Get(Addresses, UnparsedAddressInputs(sorted(addresses), owning_address=None,
                                                          description_of_origin="the oracle-gate run plan"))
@@ -480,16 +466,18 @@ def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparis
 
 
 async def _production_sources(head: F.Facts, comp: C.Comparison) -> Dict[str, str]:
-    """Module name -> source of the production modules the changed oracles may call."""
+    """Module name -> source of the production modules a changed oracle may call (for the
+    tautology check), named through Pants' source roots."""
     paths = sorted({p for t in head.targets if t.role == F.PRODUCTION for p in t.paths if _is_py(p)})
     if not any(_is_py(o.path) for o in comp.oracle_changes) or not paths:
         return {}
     texts = await _head_texts(paths)
+    roots = await MultiGet(Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(p)) for p in paths)
     out = {}
-    for path, text in texts.items():
-        module = _module_of(path, head)
-        if module:
-            out[module] = text
+    for path, root in zip(paths, roots):
+        module, _ = F.module_of(path, root.path)
+        if module and path in texts:
+            out[module] = texts[path]
     return out
 
 

@@ -151,6 +151,7 @@ async def suggest_oracle_regions(console: Console, subsystem: OracleRegionsSubsy
     # Production code, and data files production code reads (test plumbing is not a region).
     readers = {a for t in facts.targets if t.role == F.OTHER and t.paths
                for a in [t.address] if any(facts.by_address.get(d) is not None and facts.by_address[d].role == F.PRODUCTION
+                                          and facts.by_address[d].paths
                                           for d in facts.transitive_dependents([t.address]))}
     todo = [t for t in facts.targets if t.region is None and t.paths and t.address in wanted
             and (t.role == F.PRODUCTION or t.address in readers)]
@@ -166,13 +167,9 @@ async def suggest_oracle_regions(console: Console, subsystem: OracleRegionsSubsy
     for t in todo:
         imports = frozenset()
         if t in py:
-            root = roots[py.index(t)].path
-            rel = os.path.relpath(t.paths[0], root) if root not in ("", ".") else t.paths[0]
-            parts = rel[:-3].split("/")
-            package = parts[-1] == "__init__"
-            module = ".".join(parts[:-1] if package else parts)
+            module, package = F.module_of(t.paths[0], roots[py.index(t)].path)
             try:
-                imports = R.imports_of_source(texts.get(t.paths[0], ""), module or None, package)
+                imports = R.imports_of_source(texts.get(t.paths[0], ""), module, package)
             except ValueError as e:
                 console.print_stderr(f"oracle-regions: {t.paths[0]}: {e}; suggesting from its name only")
         inputs.append(R.TargetFacts(t.address, t.paths[0], imports, test_util=t.address in utils))

@@ -1,0 +1,244 @@
+"""Known cases of the base-vs-head comparison, on the shapes of the bundled billing example:
+src/billing (a python_sources generator with one region kind per file), its properties (P), its
+example tests (E, or L where they read a locked fixture), fixtures, a ledger, a draft and a
+replay. Facts are written out by hand, as the rules would evaluate them."""
+import datetime
+from typing import Dict, Iterable, Optional
+
+from oracle_gate.core import facts as F
+from oracle_gate.core.compare import HUMAN, Change, Policy, compare
+from oracle_gate.core.facts import TargetFact, make_facts
+from oracle_gate.core.report import report_json
+from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, OracleRun, evaluate
+
+REGIONS = {"money": "pure", "tax": "pure", "store": "state", "invoice_io": "io", "worker": "concurrent",
+           "schema": "schema"}
+IMPORTS = {"tax": ["money"], "invoice_io": ["money", "schema"], "store": ["schema"], "worker": ["store"]}
+PROPS = {"money": ["money"], "tax": ["tax"], "invoice": ["invoice_io"], "schema": ["schema"], "worker": ["worker"]}
+TESTS = {"test_store.py": ["store"], "test_invoice_io.py": ["invoice_io"], "test_money_examples.py": ["money"],
+         "test_tax_examples.py": ["tax"], "test_schema_examples.py": ["schema"]}
+FIXTURES = {"test_store.py": "store_seed", "test_invoice_io.py": "invoice_v1"}
+SHA = {"store_seed": "a34c22603d68dbbb47fa42ee5ce74f654e251dbf194004f9d94350421a77973f",
+       "invoice_v1": "19142f932a339fd070fc982f4307dd38c479721f3785174b2ce1401f011957d6"}
+MONEY = "src/billing/money.py"
+MONEY_PROPS = "oracle/properties/test_money_props.py"
+TODAY = datetime.date(2026, 11, 30)
+
+
+def src(name):
+    return f"src/billing/{name}.py"
+
+
+def billing(regions: Optional[Dict[str, Optional[str]]] = None, skip: Iterable[str] = (), gone: Iterable[str] = (),
+            roles: Optional[Dict[str, str]] = None, options: Optional[dict] = None, renamed: Optional[Dict[str, str]] = None):
+    """The billing example's facts; `regions` overrides kinds, `skip` sets skip_tests, `gone` drops
+    targets (and their edges), `roles` re-declares a path's target, `renamed` moves a module."""
+    regions = {**REGIONS, **(regions or {})}
+    roles = roles or {}
+    renamed = renamed or {}
+    targets, deps = [], {}
+
+    def add(address, alias, role, path=None, **kw):
+        if address in gone:
+            return
+        role = roles.get(path or address, role)
+        alias = {F.TEST: "python_test", F.TEST_UTIL: "python_source"}.get(role, alias) if path in roles else alias
+        fields = tuple(sorted({"source": repr(path), "oracle_region": repr(kw.get("region")),
+                               "skip_tests": repr(kw.get("skip", False))}.items()))
+        if role != F.PRODUCTION:
+            kw.pop("region", None)
+        targets.append(TargetFact(address, alias, role, (path,) if path else (), fields=fields, **kw))
+
+    def edge(dep, user):
+        if dep not in gone and user not in gone:
+            deps.setdefault(dep, []).append(user)
+
+    for name, kind in regions.items():
+        path = src(renamed.get(name, name))
+        add(path, "python_source", F.PRODUCTION, path, region=kind)
+        edge(path, "src/billing:billing")
+        for dep in IMPORTS.get(name, ()):
+            edge(src(renamed.get(dep, dep)), path)
+    for prop, covers in PROPS.items():
+        path = f"oracle/properties/test_{prop}_props.py"
+        add(path, "oracle_property", F.PROPERTY, path, skip=path in skip, min_examples=100)
+        for name in covers:
+            edge(src(renamed.get(name, name)), path)
+    for test, covers in TESTS.items():
+        path = f"tests/{test}"
+        add(path, "python_test", F.TEST, path, skip=path in skip)
+        for name in covers:
+            edge(src(renamed.get(name, name)), path)
+        if test in FIXTURES:
+            edge(f"oracle/fixtures:{FIXTURES[test]}", path)
+    for fixture, sha in SHA.items():
+        add(f"oracle/fixtures:{fixture}", "locked_fixture", F.LOCKED_FIXTURE, f"oracle/fixtures/{fixture}.json", sha256=sha)
+    add("oracle/drafts/test_store_drafts.py", "oracle_draft", F.DRAFT, "oracle/drafts/test_store_drafts.py")
+    edge(src("store"), "oracle/drafts/test_store_drafts.py")
+    add("oracle/traces:decode", "oracle_replay", F.REPLAY, "oracle/traces/decode.jsonl", sha256="5cc4" + "0" * 60,
+        entry_point="billing.invoice_io:decode")
+    edge(src(renamed.get("invoice_io", "invoice_io")), "oracle/traces:decode")
+    add("oracle:ledger", "freeze_ledger", F.FREEZE_LEDGER, "oracle/freeze-ledger.json", governs=("",))
+    add("src/billing:billing", "python_sources", F.GENERATOR)
+    add("tests:tests", "python_tests", F.GENERATOR)
+    return make_facts(targets, deps, options or {"pytest.args": []},
+                      {"oracle/freeze-ledger.json": '{"version": 1, "entries": []}'})
+
+
+BASE = billing()
+
+
+def lines(comp):
+    return [f.line for f in comp.findings]
+
+
+def test_a_refactor_of_money_covered_by_its_property_merges():
+    comp = compare(BASE, BASE, [Change(MONEY, "M")], Policy())
+    assert lines(comp) == []
+    (region,) = comp.regions
+    assert (region.path, region.status, region.kind, region.required) == (MONEY, "changed", "pure", "P")
+    assert region.candidates == (
+        "oracle/properties/test_invoice_props.py", MONEY_PROPS, "oracle/properties/test_tax_props.py",
+        "oracle/traces:decode", "tests/test_invoice_io.py", "tests/test_money_examples.py", "tests/test_tax_examples.py")
+    assert region.base_oracles == ("oracle/properties/test_invoice_props.py", MONEY_PROPS,
+                                   "oracle/properties/test_tax_props.py", "oracle/traces/decode.jsonl",
+                                   "tests/test_invoice_io.py")
+    # the property that calls the changed function runs, passes and votes: merge
+    run = OracleRun(MONEY_PROPS, MONEY_PROPS, 0, True, (Case(f"{MONEY_PROPS}::test_split_sums", "passed", examples=100),),
+                    executed=frozenset({(MONEY, "split")}))
+    gi = GateInput("diff", comp, (run,), (ChangedSymbolEvidence(MONEY, "split", "function", "changed", "split"),),
+                   min_examples=((MONEY_PROPS, 100),), today=TODAY)
+    verdict = evaluate(gi)
+    assert (verdict.exit_code, verdict.voters, [r.line for r in verdict.reasons]) == (0, (MONEY_PROPS,), [])
+    assert verdict.regions[0].symbols == (("split", (MONEY_PROPS,)),)
+    report = report_json(gi, verdict, "main", "a" * 40, "b" * 40, "agent", {MONEY_PROPS: "ran"})
+    assert (report["verdict"], report["lanes"]["production"]) == ("merge", [MONEY])
+
+
+def test_a_property_edited_with_production_is_a_writeset():
+    comp = compare(BASE, BASE, [Change(MONEY, "M"), Change(MONEY_PROPS, "M")], Policy())
+    assert lines(comp) == [f"WRITESET oracle {MONEY_PROPS} changed with production {MONEY}"]
+    assert MONEY_PROPS not in comp.class_of  # the edited property never votes on its own diff
+
+
+def test_the_human_lane_lets_a_property_change_with_production_and_vote():
+    comp = compare(BASE, BASE, [Change(MONEY, "M"), Change(MONEY_PROPS, "M")], Policy(lane=HUMAN))
+    assert lines(comp) == []
+    assert comp.class_of[MONEY_PROPS].value == "P"
+
+
+def test_a_comment_only_build_change_reports_nothing():
+    comp = compare(BASE, billing(), [Change("src/billing/BUILD", "M"), Change("tests/BUILD", "M")], Policy())
+    assert (lines(comp), comp.regions, comp.demoted, comp.oracle_changes) == ([], (), (), ())
+    assert [(c.path, c.lanes) for c in comp.changes] == [("src/billing/BUILD", ("other",)), ("tests/BUILD", ("other",))]
+
+
+def test_a_defaults_change_on_a_directory_downgrades_each_region_it_lowers():
+    # __defaults__(all=dict(oracle_region="state")) with the overrides removed: one evaluated value per target
+    head = billing({name: "state" for name in REGIONS})
+    comp = compare(BASE, head, [Change("src/billing/BUILD", "M")], Policy())
+    assert lines(comp) == [
+        "REGION_DOWNGRADE src/billing/money.py kind pure -> state (floor P -> L)",
+        "REGION_DOWNGRADE src/billing/schema.py kind schema -> state (floor P -> L)",
+        "REGION_DOWNGRADE src/billing/tax.py kind pure -> state (floor P -> L)",
+        "REGION_DOWNGRADE src/billing/worker.py kind concurrent -> state (floor P -> L)",
+    ]
+    # io -> state changes a value, not the floor; store was state already
+    assert [(r.path, r.required) for r in comp.regions] == [
+        ("src/billing/invoice_io.py", "L"), (MONEY, "P"), ("src/billing/schema.py", "P"), ("src/billing/tax.py", "P"),
+        ("src/billing/worker.py", "P")]
+
+
+def test_a_production_file_moved_into_python_tests_is_a_downgrade():
+    head = billing(roles={"src/billing/store.py": F.TEST})
+    comp = compare(BASE, head, [Change("src/billing/BUILD", "M")], Policy())
+    assert lines(comp) == [
+        "REGION_DOWNGRADE src/billing/store.py was a state production target at the base (src/billing/store.py) "
+        "and is no longer production at head (python_test)",
+        # its base judges (the worker's property reaches it through worker.py) are still owed
+        "ORACLE_LOST oracle/properties/test_worker_props.py (class P) covered src/billing/store.py at the base and "
+        "no longer covers it at head",
+        "ORACLE_LOST tests/test_store.py (class L) covered src/billing/store.py at the base and no longer covers it at head",
+    ]
+
+
+def test_a_test_file_deleted_next_to_its_siblings_demotes_nothing():
+    head = billing(gone=["tests/test_tax_examples.py"])
+    comp = compare(BASE, head, [Change("tests/test_tax_examples.py", "D")], Policy())
+    assert (lines(comp), comp.demoted, comp.lane_paths("test")) == ([], (), ["tests/test_tax_examples.py"])
+
+
+def test_a_changed_example_test_is_demoted_alone_and_may_change_with_production():
+    comp = compare(BASE, BASE, [Change(MONEY, "M"), Change("tests/test_money_examples.py", "M")], Policy())
+    assert (lines(comp), comp.demoted) == ([], ("tests/test_money_examples.py",))
+
+
+def test_a_locked_test_changed_alone_is_an_oracle_change():
+    comp = compare(BASE, BASE, [Change("tests/test_store.py", "M")], Policy())
+    assert lines(comp) == ["ORACLE_CHANGE oracle tests/test_store.py: changing a judge is the human lane "
+                           "(--oracle-gate-lane=human, after review)"]
+    assert [(o.path, o.what, o.base_class) for o in comp.oracle_changes] == [("tests/test_store.py", "changed", "L")]
+    assert comp.demoted == ()
+
+
+def test_skip_tests_on_the_property_of_a_changed_region_is_an_oracle_lost():
+    head = billing(skip=[MONEY_PROPS])
+    comp = compare(BASE, head, [Change(MONEY, "M"), Change("oracle/properties/BUILD", "M")], Policy())
+    assert f"ORACLE_LOST {MONEY_PROPS} (class P) covered {MONEY} at the base and is skipped at head" in lines(comp)
+    assert f"WRITESET oracle {MONEY_PROPS} changed with production {MONEY}" in lines(comp)
+
+
+def test_a_property_skipped_at_the_base_and_still_skipped_is_not_lost_by_a_refactor():
+    # Nothing weakened: the property was already skipped before this diff (a human-lane decision).
+    base = billing(skip=[MONEY_PROPS])
+    comp = compare(base, base, [Change(MONEY, "M")], Policy())
+    assert lines(comp) == []
+
+
+def test_a_rename_of_a_module_keeps_its_region_and_judges():
+    head = billing(renamed={"money": "cash"})
+    comp = compare(BASE, head, [Change("src/billing/cash.py", "R", old_path=MONEY)], Policy())
+    assert lines(comp) == []
+    (region,) = [r for r in comp.regions if r.path == "src/billing/cash.py"]
+    assert (region.status, region.old_path, region.required) == ("changed", MONEY, "P")
+    assert MONEY_PROPS in region.candidates
+
+
+def test_a_production_file_replaced_by_a_link_out_of_the_build_root_fails_closed():
+    comp = compare(BASE, BASE, [Change(MONEY, "T", link="../elsewhere/money.py", link_outside=True)], Policy())
+    assert f"SYMLINK {MONEY} -> ../elsewhere/money.py: a judged path may not point at a path outside the build root" \
+        in lines(comp)
+
+
+def test_a_changed_path_owned_by_nothing_is_unmapped_and_docs_are_not():
+    comp = compare(BASE, BASE, [Change("scripts/release.sh", "A"), Change("README.md", "M")], Policy())
+    assert lines(comp) == ["UNMAPPED scripts/release.sh is owned by no target"]
+
+
+def test_an_option_set_by_the_head_configuration_is_a_config_change_unless_it_came_from_the_command_line():
+    head = billing(options={"pytest.args": ["-p", "no:oracle_gate"]})
+    comp = compare(BASE, head, [Change("pants.toml", "M")], Policy(), head_ranks={"pytest.args": "CONFIG"})
+    assert lines(comp) == [
+        'CONFIG_CHANGE [pytest].args base=[] head=["-p", "no:oracle_gate"]: set by the head\'s configuration',
+        "ORACLE_CHANGE flake_control [pytest].args: changing a judge is the human lane "
+        "(--oracle-gate-lane=human, after review)",
+    ]
+    for rank in ("FLAG", "ENVIRONMENT"):
+        assert lines(compare(BASE, head, [], Policy(), head_ranks={"pytest.args": rank})) == []
+
+
+def test_a_new_module_is_an_added_region_and_a_new_property_alone_is_additive():
+    head_targets = BASE.targets + (TargetFact("src/billing/fees.py", "python_source", F.PRODUCTION,
+                                              ("src/billing/fees.py",), region="pure"),)
+    head = make_facts(head_targets, dict(BASE.dependents), BASE.option_map, BASE.text_map)
+    comp = compare(BASE, head, [Change("src/billing/fees.py", "A")], Policy())
+    assert lines(comp) == []
+    assert [(r.path, r.status, r.required, r.candidates) for r in comp.regions] == [
+        ("src/billing/fees.py", "added", "P", ())]
+    # ... and its property follows in its own diff: additive, no policy failure
+    prop = "oracle/properties/test_fees_props.py"
+    later = make_facts(head.targets + (TargetFact(prop, "oracle_property", F.PROPERTY, (prop,)),),
+                       {**dict(head.dependents), "src/billing/fees.py": (prop,)}, BASE.option_map, BASE.text_map)
+    comp = compare(head, later, [Change(prop, "A")], Policy())
+    assert (lines(comp), comp.new_tests) == ([], (prop,))
+    assert [(o.path, o.what, o.additive) for o in comp.oracle_changes] == [(prop, "added", True)]
