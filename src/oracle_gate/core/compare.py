@@ -156,7 +156,7 @@ def _rank(cls: Optional[OracleClass]) -> int:
     return cls.rank if cls is not None else -1
 
 
-def _one_owner(targets: Iterable[TargetFact], roles: Iterable[str]) -> Optional[TargetFact]:
+def one_owner(targets: Iterable[TargetFact], roles: Iterable[str]) -> Optional[TargetFact]:
     roles = set(roles)
     found = [t for t in targets if t.role in roles]
     return found[0] if found else None
@@ -264,8 +264,8 @@ def compare(
     for p in sorted(paths):
         b_owners, h_owners = base.owners(p), head.owners(p)
         touched = p in changed_paths
-        b_test = _one_owner(b_owners, F.TEST_ROLES)
-        h_test = _one_owner(h_owners, F.TEST_ROLES)
+        b_test = one_owner(b_owners, F.TEST_ROLES)
+        h_test = one_owner(h_owners, F.TEST_ROLES)
         if b_test is not None:
             cb = base.oracle_class(b_test.address)
             ch = head.oracle_class(h_test.address) if h_test is not None else None
@@ -305,8 +305,8 @@ def compare(
                 mark(p, TEST, "new class-E test")
 
         # Locked files: their bytes and their lock are the oracle's expectations.
-        b_lock = _one_owner(b_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
-        h_lock = _one_owner(h_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        b_lock = one_owner(b_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        h_lock = one_owner(h_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
         if b_lock is not None and b_lock.role in F.LOCK_ROLES:
             relocked = h_lock is not None and h_lock.sha256 != b_lock.sha256
             if touched or h_lock is None or relocked or fields_changed(b_lock, h_lock):
@@ -319,8 +319,8 @@ def compare(
 
         # Test plumbing (conftest.py, python_test_utils) and data files without a region: part of
         # a judge when a P/L oracle uses them, part of production when production code does.
-        b_util = _one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
-        h_util = _one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
+        b_util = one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
+        h_util = one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
         util = b_util or h_util
         if util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
             readers = sorted({a for facts_, t in ((base, b_util), (head, h_util)) if t is not None
@@ -346,11 +346,11 @@ def compare(
     # -- production regions ----------------------------------------------------------------------------
     regions: List[RegionPlan] = []
     region_kind_downgrade: List[Finding] = []
-    renamed_from_production = {new for old, new in renamed_to.items() if _one_owner(base.owners(old), [F.PRODUCTION])}
+    renamed_from_production = {new for old, new in renamed_to.items() if one_owner(base.owners(old), [F.PRODUCTION])}
     for p in sorted(paths):
-        b_prod = _one_owner(base.owners(p), [F.PRODUCTION])
+        b_prod = one_owner(base.owners(p), [F.PRODUCTION])
         h_path = renamed_to.get(p, p)
-        h_prod = _one_owner(head.owners(h_path), [F.PRODUCTION])
+        h_prod = one_owner(head.owners(h_path), [F.PRODUCTION])
         if b_prod is None and h_prod is None:
             continue
         touched = p in changed_paths or h_path in changed_paths
@@ -422,7 +422,7 @@ def compare(
         have_paths = {head.by_address[a].paths[0] for a in region.candidates
                       if a in head.by_address and head.by_address[a].paths}
         for path in region.base_oracles:
-            h_test = _one_owner(head.owners(path), F.TEST_ROLES)
+            h_test = one_owner(head.owners(path), F.TEST_ROLES)
             missing = h_test is None or h_test.skip or (region.status != "deleted" and path not in have_paths)
             if h_test is not None and h_test.address in excluded_set:
                 continue

@@ -156,28 +156,29 @@ def _field_digest(value: Any) -> str:
     return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
 
 
+# A target's role by the field that makes it one, most specific first (an oracle_property is also
+# a python_test; a draft is also a test).
+_ROLE_BY_FIELD = (
+    (OracleDraftField, F.DRAFT),
+    (MinExamplesField, F.PROPERTY),
+    (ReplaySourceField, F.REPLAY),
+    (ProbesSourceField, F.PROBES),
+    (LockedFixtureSourceField, F.LOCKED_FIXTURE),
+    (FreezeLedgerSourceField, F.FREEZE_LEDGER),
+    (BaselineSourceField, F.BASELINE),
+    (PythonTestSourceField, F.TEST),
+)
+
+
 def _role(target: Target, test_util_generators: frozenset) -> str:
     path = target[SingleSourceField].file_path if target.has_field(SingleSourceField) else ""
     if isinstance(target, TargetGenerator):
         return F.GENERATOR
     if target.alias.startswith("_"):
         return F.OTHER  # a generator's internal helper (e.g. the file behind `python_requirements`)
-    if target.has_field(OracleDraftField):
-        return F.DRAFT
-    if target.has_field(MinExamplesField):
-        return F.PROPERTY
-    if target.has_field(ReplaySourceField):
-        return F.REPLAY
-    if target.has_field(ProbesSourceField):
-        return F.PROBES
-    if target.has_field(LockedFixtureSourceField):
-        return F.LOCKED_FIXTURE
-    if target.has_field(FreezeLedgerSourceField):
-        return F.FREEZE_LEDGER
-    if target.has_field(BaselineSourceField):
-        return F.BASELINE
-    if target.has_field(PythonTestSourceField):
-        return F.TEST
+    for field, role in _ROLE_BY_FIELD:
+        if target.has_field(field):
+            return role
     generator = target.address.maybe_convert_to_target_generator()
     if os.path.basename(path) == "conftest.py" or (target.address.is_generated_target and generator in test_util_generators):
         return F.TEST_UTIL

@@ -231,7 +231,7 @@ def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Ma
     for oc in comp.oracle_changes:
         if oc.what in ("deleted", "lost") or not _is_py(oc.path):
             continue
-        owner = C._one_owner(head.owners(oc.path), [F.PROPERTY, F.TEST])
+        owner = C.one_owner(head.owners(oc.path), [F.PROPERTY, F.TEST])
         text = src.head.get(oc.path)
         if owner is None or text is None or head.oracle_class(owner.address) is None:
             continue
@@ -376,7 +376,7 @@ def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
         out.update(region.candidates)
         if region.status == "deleted":
             for p in region.base_oracles:
-                t = C._one_owner(head.owners(p), F.TEST_ROLES)
+                t = C.one_owner(head.owners(p), F.TEST_ROLES)
                 if t is not None:
                     out.add(t.address)
     out.update(comp.demoted)
