@@ -65,10 +65,44 @@ def test_runner_lookups_in_sys_modules_argv_and_the_environment():
                 return True
             return os.path.basename(sys.argv[0]) == "py.test"
         ''')
+    lookup = "inspects the interpreter (a sys.modules lookup)"
     assert whats(source) == [
-        (9, "looks up 'pytest' in sys.modules"), (11, "looks up 'pytest' in sys.modules"),
-        (13, "looks up 'hypothesis' in sys.modules"), (15, "looks up 'PYTEST_CURRENT_TEST' in os.environ"),
+        (9, lookup), (9, "looks up 'pytest' in sys.modules"), (11, lookup), (11, "looks up 'pytest' in sys.modules"),
+        (13, lookup), (13, "looks up 'hypothesis' in sys.modules"), (15, "looks up 'PYTEST_CURRENT_TEST' in os.environ"),
         (17, "looks up 'PYTEST_XDIST_WORKER' in os.environ"), (19, "looks up 'py.test' in sys.argv")]
+
+
+def test_any_look_at_the_interpreter_s_own_state_is_test_aware():
+    """Pytest enables faulthandler, installs pluggy and profile hooks, sits on the call stack: code
+    that looks at any of it can tell, whatever name it looks for (rot13 included)."""
+    source = src('''
+        import atexit
+        import codecs
+        import faulthandler
+        import gc
+        import os
+        import sys
+        import threading
+
+        def under_test():
+            if faulthandler.is_enabled() or threading._profile_hook is not None:
+                return True
+            if "pluggy" in sys.modules or codecs.decode("clgrfg", "rot13") in sys.modules:
+                return True
+            try:
+                raise RuntimeError
+            except RuntimeError as e:
+                caller = e.__traceback__.tb_frame.f_back
+            return any(type(o).__name__ == "Config" for o in gc.get_objects())
+
+        atexit.register(lambda: os._exit(0))
+        own = sys.modules[__name__]  # the module's own entry: not a lookup of anything else
+        ''')
+    found = {what for _line, what in whats(source)}
+    for hook in ("faulthandler", "threading._profile_hook", "a sys.modules lookup", "rot13",
+                 "frame attribute tb_frame", "frame attribute f_back", "gc.get_objects", "atexit.register", "os._exit"):
+        assert f"inspects the interpreter ({hook})" in found, (hook, found)
+    assert (22, "inspects the interpreter (a sys.modules lookup)") not in whats(source)
 
 
 def test_the_call_stack_installed_distributions_and_the_gates_own_variables():
@@ -85,7 +119,9 @@ def test_the_call_stack_installed_distributions_and_the_gates_own_variables():
                 return True
             return importlib.metadata.version("hypothesis")
         ''')
-    assert whats(source) == [(7, "looks up '_pytest' in the call stack"),
+    assert whats(source) == [(6, "inspects the interpreter (sys._getframe)"),
+                             (7, "inspects the interpreter (frame attribute f_globals)"),
+                             (7, "looks up '_pytest' in the call stack"),
                              (9, "looks up 'ORACLE_GATE_MUTANT' in os.environ"), (11, "imports hypothesis")]
 
 
@@ -179,9 +215,10 @@ def test_only_what_the_head_adds_is_reported():
         ''')
     assert whats(moved, base) == []
     spread = base.replace("return 1", 'return "pytest" in sys.modules')
-    assert whats(spread, base) == [(7, "looks up 'pytest' in sys.modules")]
+    assert whats(spread, base) == [(7, "inspects the interpreter (a sys.modules lookup)"),
+                                   (7, "looks up 'pytest' in sys.modules")]
     assert test_aware_findings("src/m.py", spread, None) == ()
-    assert test_aware_findings("src/m.py", None, spread)[0] == Finding("src/m.py", 4, "looks up 'pytest' in sys.modules")
+    assert test_aware_findings("src/m.py", None, spread)[0] == Finding("src/m.py", 4, "inspects the interpreter (a sys.modules lookup)")
 
 
 def test_unparsable_source_is_a_source_error():

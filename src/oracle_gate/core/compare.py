@@ -56,8 +56,10 @@ CONFIG_BASENAMES = frozenset({
     "pyproject.toml", ".coveragerc", "conftest.py",
 })
 PYTEST_CONFIGS = frozenset({"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", ".coveragerc"})
-DEFAULT_OTHER_GLOBS = ("*.md", "*.rst", "*.txt", "docs/*", "LICENSE*", "NOTICE*", "AUTHORS*", "CHANGELOG*",
-                       ".gitignore", ".pantsignore")
+# Documentation and tooling outside the build. Not `*.txt`: a text file beside production code can
+# be read by it at run time, and is not in any test's sandbox.
+DEFAULT_OTHER_GLOBS = ("*.md", "*.rst", "docs/*", "LICENSE*", "NOTICE*", "AUTHORS*", "CHANGELOG*",
+                       ".gitignore", ".pantsignore", ".github/*", ".editorconfig")
 # Options whose value cannot change what a test run means (reports, help, tailoring).
 HARMLESS_OPTIONS = frozenset({
     "oracle-gate.report", "oracle-gate.junit", "oracle-gate.print_signatures", "oracle-gate.dry_run_format",
@@ -218,17 +220,21 @@ def compare(
     marker_added: FrozenSet[str] = frozenset(),
     config_findings: Sequence[Finding] = (),
     audit: Sequence[str] = (),
+    cosmetic: FrozenSet[str] = frozenset(),
 ) -> Comparison:
     """`marker_added`: paths of existing tests where the diff added a flake marker (from syntax).
     `config_findings`: CONFIG_CHANGE findings for pytest configuration files the diff changed.
     `baseline`: region address -> best class that voted when the baseline was written (base's).
     `audit`: on an empty diff, the production addresses to audit (regions with status audited).
+    `cosmetic`: modified files whose code did not change (comments, formatting, docstrings): they
+    change no judge and no region.
     """
     changed_paths: Set[str] = set()
     for c in changes:
         changed_paths.add(c.path)
         if c.old_path:
             changed_paths.add(c.old_path)
+    changed_paths -= set(cosmetic)
     deleted = {c.path for c in changes if c.status == "D"} | {c.old_path for c in changes if c.old_path}
     renamed_to = {c.old_path: c.path for c in changes if c.old_path}
 
@@ -314,7 +320,10 @@ def compare(
                 oracle_changes.append(OracleChange(p, what, None, None))
                 mark(p, ORACLE, f"{b_lock.alias} {b_lock.address} ({what})")
         elif h_lock is not None and h_lock.role in F.LOCK_ROLES and b_lock is None:
-            oracle_changes.append(OracleChange(p, "added", None, None, additive=True))
+            # A new fixture judges nothing until a test reads it; a new ledger or baseline changes
+            # what the next diff is judged by: that is never additive.
+            additive = h_lock.role == F.LOCKED_FIXTURE
+            oracle_changes.append(OracleChange(p, "added", None, None, additive=additive))
             mark(p, ORACLE, f"new {h_lock.alias}")
 
         # Test plumbing (conftest.py, python_test_utils) and data files without a region: part of

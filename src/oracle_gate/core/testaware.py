@@ -49,6 +49,17 @@ PATH_WRITERS: Dict[str, Tuple[Tuple[int, str], ...]] = {
 PATH_METHODS = ("write_text", "write_bytes", "touch", "unlink", "rename", "replace", "rmdir", "symlink_to",
                 "hardlink_to", "chmod")
 PATH_RESULTS = ("parent", "with_name", "with_suffix", "with_stem", "joinpath", "resolve", "absolute", "expanduser")
+# The interpreter's own state, which honest production code has no use for and code that wants to
+# know whether it runs under a test runner (or to tamper with what the runner records) does:
+# frames and the call stack, the garbage collector's object graph, trace and profile hooks,
+# faulthandler (pytest enables it), the import machinery, exit hooks and hard exits.
+INTERPRETER = ("sys._getframe", "sys._current_frames", "inspect.stack", "inspect.currentframe",
+               "inspect.getouterframes", "inspect.getinnerframes", "inspect.trace", "traceback.walk_stack",
+               "traceback.extract_stack", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
+               "faulthandler", "threading._profile_hook", "threading._trace_hook", "atexit.register",
+               "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache", "os._exit", "sys.addaudithook")
+FRAME_ATTRIBUTES = ("tb_frame", "f_back", "f_globals", "f_locals", "f_builtins", "gi_frame", "cr_frame", "ag_frame")
+OBSCURE = re.compile(r"rot[_-]?13|/proc/sel[f]", re.IGNORECASE)
 WRITE_MODE = re.compile(r"[wax+]")
 WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 
@@ -81,7 +92,9 @@ def _is_under(path: str, oracle: str) -> bool:
 
 class _Scan:
     def __init__(self, source: str, oracle_paths: Tuple[str, ...]) -> None:
-        self.names = Names(parse(source))
+        tree = parse(source)
+        self.names = Names(tree)
+        self.parents = {id(child): parent for parent in ast.walk(tree) for child in ast.iter_child_nodes(parent)}
         self.oracle_paths = oracle_paths
         self.found: List[Tuple[str, int, str]] = []  # (owner, line, what)
 
@@ -101,7 +114,9 @@ class _Scan:
             elif isinstance(node, ast.Call):
                 self._call(node)
             elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
-                self._tracing(node, self.names.resolve(node))
+                resolved = self.names.resolve(node)
+                self._tracing(node, resolved)
+                self._interpreter(node, resolved)
             if isinstance(node, ast.stmt) and not is_noop(node):
                 self._statement(node)
         return self.found
@@ -111,6 +126,29 @@ class _Scan:
             for hook in TRACING:
                 if name == hook or name.startswith(hook + "."):
                     self.add(node, f"uses {hook}")
+
+    def _interpreter(self, node: ast.AST, names: Set[str]) -> None:
+        for name in names:
+            for hook in INTERPRETER:
+                if name == hook or name.startswith(hook + "."):
+                    self.add(node, f"inspects the interpreter ({hook})")
+            if name == "sys.modules" and self._queries_modules(node):
+                self.add(node, "inspects the interpreter (a sys.modules lookup)")
+        if isinstance(node, ast.Attribute) and node.attr in FRAME_ATTRIBUTES:
+            self.add(node, f"inspects the interpreter (frame attribute {node.attr})")
+
+    def _queries_modules(self, node: ast.AST) -> bool:
+        """`x in sys.modules`, `sys.modules.get(...)`, iterating it, or `sys.modules[k]` for any key
+        but `__name__` (the module's own entry, a common honest idiom)."""
+        parent = self.parents.get(id(node))
+        if isinstance(parent, ast.Compare):
+            return True
+        if isinstance(parent, ast.Attribute) and parent.attr in ("get", "keys", "items", "values", "copy", "__contains__"):
+            return True
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            key = parent.slice.value if isinstance(parent.slice, ast.Index) else parent.slice  # type: ignore[attr-defined]
+            return not (isinstance(key, ast.Name) and key.id == "__name__")
+        return isinstance(parent, (ast.For, ast.comprehension, ast.Call)) and not isinstance(parent, ast.Attribute)
 
     def _call(self, call: ast.Call) -> None:
         funcs = self.names.resolve(call.func)
@@ -191,6 +229,11 @@ class _Scan:
             match = RESULTS_PATH.search(s)
             if match:
                 self.add(stmt, f"refers to the results path ({match.group(0)})")
+                break
+        for s in sorted(strings):
+            match = OBSCURE.search(s)
+            if match:
+                self.add(stmt, f"inspects the interpreter ({match.group(0)})")
                 break
 
 

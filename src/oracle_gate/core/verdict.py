@@ -367,6 +367,11 @@ def evaluate(gi: GateInput) -> Verdict:
             reasons.append(Reason("FREEZE_UNOBSERVED", Severity.POLICY,
                                   f"FREEZE_UNOBSERVED signature={row.signature} test={row.test} exception={row.exception}: "
                                   f"no governed test failed that way in this run; a freeze is for an observed failure"))
+    if gi.new_ledger_rows and comp.production_changed:
+        reasons.append(Reason("FREEZE_WITH_PRODUCTION", Severity.POLICY,
+                              f"FREEZE_WITH_PRODUCTION {len(gi.new_ledger_rows)} new ledger row(s) in a diff that "
+                              f"changes production: a freeze lands on its own, so the failure it freezes is seen "
+                              f"without the change that could have caused it"))
     frozen_hits = [n for j in judged.values() for n in j.frozen]
     if gi.mode == "diff" and frozen_hits and not comp.production_changed and not gi.new_ledger_rows:
         reasons.append(Reason("FREEZE_HIT_ON_EMPTY_DIFF", Severity.POLICY,
@@ -465,7 +470,7 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
         ("R3_numbness", "NUMB" in codes, len([m for m in gi.mutants if m.status != "not_run"]), gi.mutation_ran),
         ("R4_freeze", bool(codes & {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP",
-                                     "FREEZE_UNOBSERVED", "FREEZE_HIT_ON_EMPTY_DIFF"}),
+                                     "FREEZE_UNOBSERVED", "FREEZE_HIT_ON_EMPTY_DIFF", "FREEZE_WITH_PRODUCTION"}),
          sum(len(l.entries) for l in gi.ledgers), gi.ran_oracles),
     ]
     out = []

@@ -130,7 +130,8 @@ async def test_closure(request: TestClosureRequest) -> TestClosure:
 # Option scopes whose values can change what a test run means or which targets exist. Lint,
 # format and packaging scopes are absent on purpose: changing them cannot weaken a judge.
 JUDGE_SCOPES = ("source", "python", "python-infer", "pytest", "test", "subprocess-environment",
-                "oracle-gate", "filter", "environments-preview")
+                "oracle-gate", "filter", "environments-preview", "python-bootstrap", "pex", "pex-cli",
+                "python-repos", "coverage-py")
 GLOBAL_JUDGE_KEYS = ("pants_ignore", "pants_ignore_use_gitignore", "build_ignore", "build_patterns",
                      "build_file_prelude_globs", "pythonpath", "plugins", "backend_packages", "tag",
                      "unmatched_build_file_globs", "pants_version")
@@ -150,6 +151,13 @@ def _jsonable(value: Any, build_root: str) -> Any:
     if value is None or isinstance(value, (bool, int, float)):
         return value
     return repr(value)
+
+
+def _is_default(field: Any) -> bool:
+    try:
+        return field.value == type(field).default and not getattr(type(field), "required", False)
+    except Exception:  # a value that cannot be compared with its default is not a default
+        return False
 
 
 def _field_digest(value: Any) -> str:
@@ -193,7 +201,10 @@ def _role(target: Target, test_util_generators: frozenset) -> str:
 
 
 def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFact:
-    fields = tuple(sorted((f.alias, _field_digest(f.value)) for f in target.field_values.values()))
+    # Fields at their default are left out: a backend that registers a new field (a lint tool's
+    # `skip_*`) changes no target's evaluated meaning.
+    fields = tuple(sorted((f.alias, _field_digest(f.value)) for f in target.field_values.values()
+                          if not _is_default(f)))
     return F.TargetFact(
         address=target.address.spec,
         alias=target.alias,

@@ -8,9 +8,11 @@ configuration only: the head's files are evidence, never configuration of their 
 """
 from __future__ import annotations
 
+import ast
 import dataclasses
 import datetime
 import os
+import re
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -163,6 +165,20 @@ async def _head_texts(paths: Sequence[str]) -> Dict[str, str]:
     return {fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents}
 
 
+def _stale(build_root: str, engine_view: Mapping[str, Optional[str]]) -> Optional[str]:
+    """The first changed file whose content on disk differs from what the engine read, if any: a
+    daemon whose file watcher has not caught up would judge the old content."""
+    for path, text in sorted(engine_view.items()):
+        try:
+            with open(os.path.join(build_root, path), encoding="utf-8", errors="replace") as f:
+                on_disk = f.read()
+        except OSError:
+            on_disk = None
+        if text is not None and on_disk != text:
+            return path
+    return None
+
+
 def _is_py(path: str) -> bool:
     return path.endswith(".py")
 
@@ -191,16 +207,52 @@ def _marker_paths(base: F.Facts, changes: Sequence[C.Change], src: Sources) -> F
     return frozenset(out)
 
 
-def _config_findings(changes: Sequence[C.Change], src: Sources) -> List[C.Finding]:
-    out = []
+def _cosmetic(changes: Sequence[C.Change], src: Sources) -> FrozenSet[str]:
+    """Modified Python files whose code is the same at base and head (comments, formatting and
+    docstrings only): judged by what they change, which is nothing."""
+    out = set()
     for c in changes:
-        if os.path.basename(c.path) not in C.PYTEST_CONFIGS:
+        if c.status != "M" or c.link is not None or not _is_py(c.path) or os.path.basename(c.path) == "conftest.py":
+            continue
+        before, after = src.base.get(c.path), src.head.get(c.path)
+        if before is None or after is None:
             continue
         try:
-            for f in judge_config_change(c.path, src.base.get(c.path), src.head.get(c.path)):
-                out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {f.line}", c.path))
+            if not changed_symbols(before, after) and not added_markers(before, after):
+                out.add(c.path)
+        except SourceError:
+            continue
+    return frozenset(out)
+
+
+# pytest reads these words; a change our parser does not attribute to a pytest section but whose
+# text mentions them is one we cannot vouch for (pytest's own ini reader is more lenient).
+_PYTEST_WORDS = ("pytest", "hypothesis", "addopts", "testpaths", "python_files", "python_functions", "-p ")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _config_findings(changes: Sequence[C.Change], src: Sources) -> List[C.Finding]:
+    """Changes to files pytest reads as configuration, judged by the sections pytest reads; and,
+    failing closed, any change we cannot attribute for sure."""
+    out = []
+    for c in changes:
+        name = os.path.basename(c.path)
+        if name not in C.PYTEST_CONFIGS:
+            continue
+        before, after = src.base.get(c.path), src.head.get(c.path)
+        try:
+            found = judge_config_change(c.path, before, after)
         except ValueError as e:
             out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {c.path} cannot be read: {e}", c.path))
+            continue
+        out += [C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {f.line}", c.path) for f in found]
+        if found:
+            continue
+        changed = set((after or "").splitlines()) ^ set((before or "").splitlines())
+        if name == "pytest.ini" or _CONTROL.search(after or "") or any(
+                w in line.lower() for line in changed for w in _PYTEST_WORDS):
+            out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {c.path}: changed text pytest may read "
+                                                  f"(cannot be attributed to a section it ignores)", c.path))
     return out
 
 
@@ -493,14 +545,18 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
     budget = int(policy.mutation_budget)
     by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
     for s in symbols:
-        if s.change != "deleted" and s.qualname != MODULE:
+        if s.change != "deleted":
             by_path.setdefault(s.path, []).append(s)
     for path, syms in sorted(by_path.items()):
         text = src.head.get(path)
         if text is None or budget <= 0:
             continue
-        lines = _symbol_lines(text, [s.qualname for s in syms])
+        lines = _symbol_lines(text, [s.qualname for s in syms if s.qualname != MODULE])
         ranges = [(s.qualname, lines[s.qualname]) for s in syms if s.qualname in lines]
+        if any(s.qualname == MODULE for s in syms):
+            # Module-level code: only its changed top-level statements (a lambda bound to a name,
+            # a constant), never the defs around them.
+            ranges += [(MODULE, r) for r in _module_ranges(src.base.get(path), text)]
         if not ranges:
             continue
         try:
@@ -544,6 +600,30 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
         status = "not_run" if not served else ("killed" if any(o.killed for o in served) else "survived")
         results.append(dataclasses.replace(survivor, status=status))
     return tuple(results)
+
+
+def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:
+    """Line ranges of the head's top-level statements (outside defs and classes, docstrings and
+    imports aside) that the base does not have."""
+    def top(source: Optional[str]) -> List[ast.stmt]:
+        if source is None:
+            return []
+        try:
+            return [n for n in ast.parse(source).body
+                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+                    and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        except SyntaxError:
+            return []
+
+    before = [ast.dump(n) for n in top(base)]
+    out = []
+    for node in top(head):
+        dumped = ast.dump(node)
+        if dumped in before:
+            before.remove(dumped)
+            continue
+        out.append((node.lineno, getattr(node, "end_lineno", node.lineno)))
+    return out
 
 
 def _symbol_lines(text: str, qualnames: Sequence[str]) -> Dict[str, Tuple[int, int]]:
@@ -642,6 +722,11 @@ async def run_oracle_gate(
     # Sources of the changed Python files, at base and head.
     changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
     src = Sources(base_texts(diff, changed_py), await _head_texts(changed_py))
+    stale = _stale(build_root.path, src.head)
+    if stale:
+        return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
+                                 infra_error=f"INFRA_ERROR the engine has not seen the latest edit of {stale} "
+                                             f"(pantsd's file watcher lagged behind the edit); run again")
 
     baseline = _baseline(base)
     mode = "diff" if diff.changes else "audit"
@@ -649,7 +734,8 @@ async def run_oracle_gate(
     comp = C.compare(base, head, diff.changes, c_policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
-                     config_findings=_config_findings(diff.changes, src), audit=audit)
+                     config_findings=_config_findings(diff.changes, src), audit=audit,
+                     cosmetic=_cosmetic(diff.changes, src))
 
     oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
     production_sources = await _production_sources(head, comp)
