@@ -37,12 +37,17 @@ def test_help_teaches_the_target_types(repo: Repo):
 
 
 def test_every_oracle_kind_runs_under_pants_test_and_the_gate_shares_its_cache(scratch: Repo):
-    first = scratch.pants("test", "::")
+    # Batched like `pants test` batches them: the gate cuts the same batches, so the same processes.
+    scratch.branch("batched")
+    scratch.replace("oracle/properties/BUILD", "oracle_properties(min_examples=100)",
+                    'oracle_properties(min_examples=100, batch_compatibility_tag="props")')
+    scratch.commit("batch the properties")
+    first = scratch.pants("test", "--test-batch-size=3", "::")
     assert first.exit_code == 0, first.output
     for name in ("oracle/traces:decode", "oracle/probes:split", "oracle/drafts/test_store_drafts.py",
                  "oracle/properties/test_tax_props.py"):
         assert f"{name} succeeded" in first.stderr, first.stderr
-    gate = scratch.gate(base="HEAD")
+    gate = scratch.gate("--test-batch-size=3", base="HEAD")
     assert gate.exit_code == 0, gate.output
     sources = {o["address"]: o["source"] for o in gate.report["oracles"] if o["source"]}
     assert sources and set(sources.values()) <= {"hit_locally", "memoized"}, sources
