@@ -279,6 +279,6 @@ def step_summary(gi: GateInput, verdict: Verdict) -> str:
         lines.append("| code | reason |")
         lines.append("|---|---|")
         for r in verdict.reasons[:200]:
-            lines.append(f"| {r.code} | `{r.line.replace('|', '/')}` |")
+            lines.append(f"| {r.code} | `{_XML_INVALID.sub('', r.line).replace('|', '/').replace('`', chr(39))}` |")
         lines.append("")
     return "\n".join(lines) + "\n"
