@@ -109,14 +109,14 @@ def test_the_facts_of_a_tree_come_from_the_evaluated_graph(rule_runner: RuleRunn
     tree = rule_runner.request(TreeFacts, [TreeFactsRequest()])
     facts = tree.facts
     by = facts.by_address
-    assert by["src/calc/ops.py:calc"].role == F.PRODUCTION and by["src/calc/ops.py:calc"].region == "pure"
-    assert by["src/calc/store.py:calc"].region == "state"
+    assert by["src/calc/ops.py"].role == F.PRODUCTION and by["src/calc/ops.py"].region == "pure"
+    assert by["src/calc/store.py"].region == "state"
     assert facts.oracle_class("tests/props_ops.py:props") is OracleClass.PROPERTY
     assert facts.oracle_class("tests/test_store.py:t") is OracleClass.LOCKED
     assert facts.oracle_class("tests/plain_test.py:plain") is OracleClass.EQUALITY
     assert facts.oracle_class("tests/draft_ops.py:drafts") is OracleClass.DRAFT
     assert facts.oracle_class("oracle:adds") is OracleClass.LOCKED  # a replay is class L
-    covering = {t.address for t in facts.covering_tests("src/calc/ops.py:calc")}
+    covering = {t.address for t in facts.covering_tests("src/calc/ops.py")}
     assert covering == {"tests/props_ops.py:props", "tests/plain_test.py:plain", "tests/draft_ops.py:drafts", "oracle:adds"}
     # Locked digests are the sha256 of the bytes; ledgers are kept as text.
     assert facts.text_map["sha256:oracle/seed.json"] == sha(LOCKED_SEED)
