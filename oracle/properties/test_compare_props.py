@@ -131,11 +131,18 @@ def test_a_new_class_e_test_alone_is_no_policy_failure(tree, data):
     assert comp.new_tests == (new,) and comp.lane_paths("test") == [new]
 
 
-@given(trees(), st.sets(st.sampled_from(["README.md", "docs/guide.rst", "CHANGELOG.md", "src/pkg/NOTES.txt"]), min_size=1))
+@given(trees(), st.sets(st.sampled_from(["README.md", "docs/guide.rst", "CHANGELOG.md", "src/pkg/NOTES.md"]), min_size=1))
 def test_documentation_alone_is_no_policy_failure(tree, docs):
     comp = judge(tree, tree, [Change(d, "M") for d in sorted(docs)])
     assert comp.findings == () and comp.regions == ()
     assert comp.lane_paths("other") == sorted(docs)
+
+
+@given(trees(), st.sampled_from(["src/pkg/NOTES.txt", "src/pkg/rates.csv", "src/pkg/data/table.json"]))
+def test_an_unowned_data_file_beside_code_is_never_documentation(tree, path):
+    # production code can read it at run time and no test's sandbox has it: fail closed
+    comp = judge(tree, tree, [Change(path, "M")])
+    assert [(f.code, f.path) for f in comp.findings] == [("UNMAPPED", path)]
 
 
 # -- every weakening is reported ------------------------------------------------------------------------

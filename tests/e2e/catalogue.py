@@ -214,6 +214,12 @@ def _os_exit(repo: Repo) -> None:
                  "def amount_due(cents: int, rate_bp: int) -> int:\n    import os\n    os._exit(0)\n")
 
 
+def _self_kill(repo: Repo) -> None:
+    repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
+                 "def amount_due(cents: int, rate_bp: int) -> int:\n    import os\n    import signal\n"
+                 "    os.kill(os.getpid(), signal.SIGKILL)\n")
+
+
 def _pytest_exit_dynamic(repo: Repo) -> None:
     repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
                  "def amount_due(cents: int, rate_bp: int) -> int:\n"
@@ -412,7 +418,9 @@ TAMPERING = (
     Patch("evidence", "keyboard-interrupt", False, "production raises KeyboardInterrupt mid-session",
           _keyboard_interrupt, ("NO_RESULTS",)),
     Patch("evidence", "os-exit", False, "production calls os._exit(0) mid-session",
-          _os_exit, ("NO_RESULTS",)),
+          _os_exit, expect_any=("TEST_AWARE_CODE", "NO_RESULTS")),
+    Patch("evidence", "self-kill", False, "production kills its own process mid-session (a crash no scan sees)",
+          _self_kill, ("NO_RESULTS",)),
     Patch("evidence", "pytest-exit-dynamic", False, "production finds pytest by a computed name and exits 0",
           _pytest_exit_dynamic, expect_any=("TEST_AWARE_CODE", "NO_RESULTS")),
     Patch("evidence", "fixture-rewritten-at-import", False, "production rewrites the locked seed at import time",

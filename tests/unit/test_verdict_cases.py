@@ -155,16 +155,24 @@ def test_a_freeze_on_a_diff_without_production_is_a_policy_failure():
 
 
 def test_a_new_ledger_row_must_be_observed_failing_in_the_same_run_with_its_test_and_exception():
+    # a freeze lands alone: the diff adds ledger rows and changes no production (every region audited)
     new = row().entries[0]
-    v = evaluate(gate([run(PROPS, passed(PROPS))], new_ledger_rows=(new,)))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], status="audited", new_ledger_rows=(new,)))
     assert lines(v) == [f"FREEZE_UNOBSERVED signature={SIG} test=test_rate exception=TimeoutError: no governed test "
                         "failed that way in this run; a freeze is for an observed failure"]
     # observed: the same signature, test and exception failed in this run (and the row freezes it)
     seen = run(PROPS, failed(PROPS), passed(PROPS, "test_other"), exit_code=1)
-    assert lines(evaluate(gate([seen], new_ledger_rows=(new,), ledgers=(row(),)))) == []
+    assert lines(evaluate(gate([seen], status="audited", new_ledger_rows=(new,), ledgers=(row(),)))) == []
     # a row relabelled onto another test is not observed by that failure
     other = row(test="test_refund").entries[0]
-    assert [r.code for r in evaluate(gate([seen], new_ledger_rows=(other,))).reasons][0] == "FREEZE_UNOBSERVED"
+    codes = [r.code for r in evaluate(gate([seen], status="audited", new_ledger_rows=(other,))).reasons]
+    assert codes[0] == "FREEZE_UNOBSERVED" and "FAIL" in codes  # and the unfrozen failure still fails
+
+
+def test_a_new_ledger_row_beside_a_production_change_is_a_policy_failure_even_when_observed():
+    seen = run(PROPS, failed(PROPS), passed(PROPS, "test_other"), exit_code=1)
+    v = evaluate(gate([seen], new_ledger_rows=row().entries, ledgers=(row(),)))
+    assert (v.exit_code, [r.code for r in v.reasons]) == (2, ["FREEZE_WITH_PRODUCTION"])
 
 
 def test_a_symbol_whose_every_mutant_survived_is_numb():

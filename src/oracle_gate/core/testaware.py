@@ -19,6 +19,7 @@ from .symbols import Names, argument, bounded, constant, is_noop, parse, stateme
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
+GENERIC_MODULES_LOOKUP = "inspects the interpreter (a sys.modules lookup)"
 INTROSPECTED = {"sys.modules": "sys.modules", "sys.argv": "sys.argv", "sys.orig_argv": "sys.argv",
                 "os.environ": "os.environ", "os.environb": "os.environ", "os.getenv": "os.environ",
                 "os.getenvb": "os.environ", "sys._getframe": "the call stack", "inspect.stack": "the call stack",
@@ -119,7 +120,11 @@ class _Scan:
                 self._interpreter(node, resolved)
             if isinstance(node, ast.stmt) and not is_noop(node):
                 self._statement(node)
-        return self.found
+        # The most specific word wins: a line that names the runner it looks up in sys.modules is
+        # not also reported as an anonymous sys.modules lookup.
+        named = {(owner, line) for owner, line, what in self.found
+                 if what.startswith("looks up ") and what.endswith(" in sys.modules")}
+        return [f for f in self.found if not (f[2] == GENERIC_MODULES_LOOKUP and (f[0], f[1]) in named)]
 
     def _tracing(self, node: ast.AST, names: Set[str]) -> None:
         for name in names:
@@ -133,7 +138,7 @@ class _Scan:
                 if name == hook or name.startswith(hook + "."):
                     self.add(node, f"inspects the interpreter ({hook})")
             if name == "sys.modules" and self._queries_modules(node):
-                self.add(node, "inspects the interpreter (a sys.modules lookup)")
+                self.add(node, GENERIC_MODULES_LOOKUP)
         if isinstance(node, ast.Attribute) and node.attr in FRAME_ATTRIBUTES:
             self.add(node, f"inspects the interpreter (frame attribute {node.attr})")
 
