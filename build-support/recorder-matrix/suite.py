@@ -48,6 +48,16 @@ import pytest
 import calc
 
 
+def test_recursion_limit_on_purpose():
+    # the interpreter drops a profile hook that raises (here: at the recursion limit); the
+    # recorder re-arms it, so test_pass below still leaves its evidence
+    def down(n):
+        return down(n + 1)
+
+    with pytest.raises(RecursionError):
+        down(0)
+
+
 def test_pass():
     assert calc.add(1, 2) == 3
 
@@ -268,6 +278,7 @@ RUNS = {
 
 # nodeid -> (outcome, phase, marker, reason); a reason ending in "*" is a prefix.
 EXPECTED = {
+    "test_outcomes.py::test_recursion_limit_on_purpose": ("passed", "call", None, None),
     "test_outcomes.py::test_pass": ("passed", "call", None, None),
     "test_outcomes.py::test_fail_assert": ("failed", "call", None, None),
     "test_outcomes.py::test_fail_exception": ("failed", "call", None, None),

@@ -220,6 +220,75 @@ def _self_kill(repo: Repo) -> None:
                  "    os.kill(os.getpid(), signal.SIGKILL)\n")
 
 
+def _batched_base(repo: Repo) -> None:
+    """A repository that batches its tests (`batch_compatibility_tag`), as large ones do."""
+    repo.replace("oracle/properties/BUILD", "oracle_properties(min_examples=100)",
+                 'oracle_properties(min_examples=100, batch_compatibility_tag="unit")')
+    repo.replace("tests/BUILD", 'name="tests",', 'name="tests",\n    batch_compatibility_tag="unit",')
+
+
+def _batch_mate_patches_production(repo: Repo) -> None:
+    """A broken tax, and a new example test whose import-time code swaps the body of `tax` for an
+    honest one compiled under tax.py's own file name: every test of its pytest process, the
+    properties too, runs honest code that the evidence attributes to src/billing/tax.py:tax."""
+    _break_tax(repo)
+    repo.write("tests/test_tax_rates.py",
+               "import billing.tax as _module\n\n"
+               "_HONEST = (\n"
+               "    '\\n\\n\\n'  # at tax.py's own line numbers\n"
+               "    'def tax(cents, rate_bp):\\n'\n"
+               "    '    if cents < 0 or rate_bp < 0:\\n'\n"
+               "    '        raise ValueError(\"amounts and rates are non-negative\")\\n'\n"
+               "    '    return (cents * rate_bp + 5_000) // 10_000\\n'\n"
+               ")\n"
+               "_scope = {}\n"
+               "exec(compile(_HONEST, _module.__file__, 'exec'), _scope)\n"
+               "_module.tax.__code__ = _scope['tax'].__code__\n\n\n"
+               "def test_a_rate_is_an_int():\n"
+               "    assert isinstance(_module.tax(100, 10), int)\n")
+
+
+def _batched_refactor_with_new_test(repo: Repo) -> None:
+    _refactor_tax(repo)
+    repo.write("tests/test_tax_rates.py", "from billing.tax import tax\n\n\n"
+                                         "def test_a_rate_is_an_int():\n    assert isinstance(tax(100, 10), int)\n")
+
+
+def _new_api_weak_property(repo: Repo) -> None:
+    """A new function that loses cents, and its own new property that checks only the shape."""
+    repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
+                 "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n\n\n"
+                 "def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
+                 "    scale = sum(weights)\n"
+                 "    return [total_cents * w // scale for w in weights]\n")
+    repo.write("oracle/properties/test_split_weighted_props.py",
+               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+               "from billing.money import split_weighted\n\n\n"
+               "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
+               "def test_one_share_per_weight(total, weights):\n"
+               "    assert len(split_weighted(total, weights)) == len(weights)\n")
+
+
+def _changed_code_new_judge(repo: Repo) -> None:
+    """An existing function no base oracle ran, broken, with a new property that passes on it."""
+    repo.replace("src/billing/money.py", "    return [total_cents * w // scale for w in weights]\n",
+                 "    return [total_cents * w // scale - 1 for w in weights]\n")
+    repo.write("oracle/properties/test_split_weighted_props.py",
+               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+               "from billing.money import split_weighted\n\n\n"
+               "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
+               "def test_shares_never_exceed_the_total(total, weights):\n"
+               "    assert sum(split_weighted(total, weights)) <= total\n")
+
+
+def _unjudged_function_base(repo: Repo) -> None:
+    repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
+                 "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n\n\n"
+                 "def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
+                 "    scale = sum(weights)\n"
+                 "    return [total_cents * w // scale for w in weights]\n")
+
+
 def _pytest_exit_dynamic(repo: Repo) -> None:
     repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
                  "def amount_due(cents: int, rate_bp: int) -> int:\n"
@@ -421,6 +490,15 @@ TAMPERING = (
           _os_exit, expect_any=("TEST_AWARE_CODE", "NO_RESULTS")),
     Patch("evidence", "self-kill", False, "production kills its own process mid-session (a crash no scan sees)",
           _self_kill, ("NO_RESULTS",)),
+    Patch("evidence", "batch-mate-patches-production", False,
+          "a new test batched with the properties swaps a broken function's body at import",
+          _batch_mate_patches_production, ("FAIL",), prepare=_batched_base),
+    Patch("evidence", "new-api-weak-property", False,
+          "a new function that loses cents, judged only by its own new property that checks the shape",
+          _new_api_weak_property, ("NUMB",)),
+    Patch("evidence", "changed-code-new-judge", False,
+          "an existing function no base oracle ran, broken, with a new property written to pass on it",
+          _changed_code_new_judge, ("UNEXERCISED",), prepare=_unjudged_function_base),
     Patch("evidence", "pytest-exit-dynamic", False, "production finds pytest by a computed name and exits 0",
           _pytest_exit_dynamic, expect_any=("TEST_AWARE_CODE", "NO_RESULTS")),
     Patch("evidence", "fixture-rewritten-at-import", False, "production rewrites the locked seed at import time",
@@ -534,6 +612,9 @@ OUTSIDE_ATTACKS = (
 HONEST = (
     Patch("honest", "refactor-money", True, "pure refactor covered by its property", _refactor_money),
     Patch("honest", "refactor-tax", True, "pure refactor covered by its properties", _refactor_tax),
+    Patch("honest", "batched-refactor-with-new-test", True,
+          "in a repository that batches its tests: a refactor and a new example test",
+          _batched_refactor_with_new_test, prepare=_batched_base),
     Patch("honest", "refactor-store", True, "state refactor covered by its locked-fixture test",
           lambda r: r.replace("src/billing/store.py", "return sum(self.balances.values())",
                               "return sum(v for v in self.balances.values())")),
@@ -572,6 +653,8 @@ HONEST = (
           lambda r: (r.replace("pants.toml", '"pants.backend.python", "oracle_gate"',
                                '"pants.backend.python", "pants.backend.python.lint.flake8", "oracle_gate"'),
                      r.append("pants.toml", '\n[flake8]\nargs = ["--max-line-length=120"]\n'))),
+    Patch("honest", "new-api-with-property", True, "a new public function and its own new property, one patch",
+          _outside("h-new-api-with-property")),
     Patch("honest", "ci-workflow", True, "a GitHub workflow file", _outside("h-ci-workflow")),
     Patch("honest", "editorconfig", True, "an .editorconfig", _outside("h-editorconfig")),
     Patch("honest", "schema-bool-fix", True, "reject booleans as cents", _outside("h-schema-bool-fix")),

@@ -9,7 +9,7 @@ from oracle_gate.core import facts as F
 from oracle_gate.core.compare import HUMAN, Change, Policy, compare
 from oracle_gate.core.facts import TargetFact, make_facts
 from oracle_gate.core.report import report_json
-from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, OracleRun, evaluate
+from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun, evaluate
 
 REGIONS = {"money": "pure", "tax": "pure", "store": "state", "invoice_io": "io", "worker": "concurrent",
            "schema": "schema"}
@@ -242,3 +242,66 @@ def test_a_new_module_is_an_added_region_and_a_new_property_alone_is_additive():
     comp = compare(head, later, [Change(prop, "A")], Policy())
     assert (lines(comp), comp.new_tests) == ([], (prop,))
     assert [(o.path, o.what, o.additive) for o in comp.oracle_changes] == [(prop, "added", True)]
+
+
+def with_property(name, covers):
+    saved = dict(PROPS)
+    PROPS[name] = covers
+    try:
+        return billing()
+    finally:
+        PROPS.clear()
+        PROPS.update(saved)
+
+
+def _passing(address, executed):
+    return OracleRun(address, address, 0, True, (Case(f"{address}::test_law", "passed", examples=100),),
+                     executed=frozenset(executed))
+
+
+def test_a_new_property_beside_production_judges_only_the_code_new_in_this_diff():
+    new = "oracle/properties/test_weighted_props.py"
+    comp = compare(BASE, with_property("weighted", ["money"]), [Change(MONEY, "M"), Change(new, "A")], Policy())
+    assert lines(comp) == []  # a new oracle weakens no judge: no WRITESET
+    assert comp.newcomers == ((new, "P"),) and new not in comp.class_of
+    symbols = (ChangedSymbolEvidence(MONEY, "split_weighted", "function", "added", "split_weighted"),
+               ChangedSymbolEvidence(MONEY, "split", "function", "changed", "split"))
+    runs = (_passing(new, {(MONEY, "split_weighted"), (MONEY, "split")}), _passing(MONEY_PROPS, ()))
+    verdict = evaluate(GateInput("diff", comp, runs, symbols, min_examples=((MONEY_PROPS, 100), (new, 100)), today=TODAY))
+    # the added function is judged by the new property; the changed one only by the base's voters
+    assert [r.line for r in verdict.reasons] == [
+        f"UNEXERCISED {MONEY}:split kind=function need=P ran={MONEY_PROPS} (no voting oracle at the floor executed it)"]
+    assert (verdict.voters, verdict.newcomers) == ((MONEY_PROPS,), (new,))
+    assert dict(verdict.regions[0].symbols)["split_weighted"] == (new,)
+    # a new oracle that fails is a failure, not a diagnostic: it is the diff's own claim
+    failing = OracleRun(new, new, 1, True, (Case(f"{new}::test_law", "failed", "0" * 16, "AssertionError"),))
+    verdict = evaluate(GateInput("diff", comp, (failing, _passing(MONEY_PROPS, {(MONEY, "split")})), symbols[1:],
+                                 min_examples=((MONEY_PROPS, 100), (new, 100)), today=TODAY))
+    assert [r.code for r in verdict.reasons] == ["FAIL"] and verdict.exit_code == 1
+
+
+def test_a_new_property_never_joins_a_writeset_exemption_for_changed_oracles():
+    new = "oracle/properties/test_weighted_props.py"
+    comp = compare(BASE, with_property("weighted", ["money"]),
+                   [Change(MONEY, "M"), Change(new, "A"), Change(MONEY_PROPS, "M")], Policy())
+    assert lines(comp) == [f"WRITESET oracle {MONEY_PROPS} changed with production {MONEY}"]
+
+
+def test_code_judged_only_by_new_oracles_needs_a_value_mutant_killed():
+    new = "oracle/properties/test_weighted_props.py"
+    comp = compare(BASE, with_property("weighted", ["money"]), [Change(MONEY, "M"), Change(new, "A")], Policy())
+    symbols = (ChangedSymbolEvidence(MONEY, "split_weighted", "function", "added", "split_weighted"),)
+
+    def verdict(*statuses):
+        mutants = tuple(MutantResult(MONEY, "split_weighted", f"m{i}", what, status, (new,), coarse)
+                        for i, (what, status, coarse) in enumerate(statuses))
+        gi = GateInput("diff", comp, (_passing(new, {(MONEY, "split_weighted")}), _passing(MONEY_PROPS, ())), symbols,
+                       min_examples=((new, 100),), mutants=mutants, mutation_ran=True, today=TODAY)
+        return [r.line for r in evaluate(gi).reasons]
+
+    crash_only = verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "survived", False))
+    assert crash_only == [f"NUMB {MONEY}:split_weighted survived=1/1 value mutant(s) (its new oracles noticed only "
+                          f"crash-like mutants: e.g. `*` -> `/`)"]
+    assert verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "killed", False)) == []
+    # only crash-like mutants were generated: their kills are the evidence there is
+    assert verdict(("`return x` -> `return None`", "killed", True)) == []

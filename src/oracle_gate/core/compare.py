@@ -135,10 +135,17 @@ class Comparison:
     excluded: Tuple[str, ...]  # tests excluded by tag
     findings: Tuple[Finding, ...]
     classes: Tuple[Tuple[str, str], ...]  # test address -> class it votes with on this diff
+    # New P/L oracles (address, class): they judge only code that is new in this diff (added regions,
+    # added symbols); existing code is judged by the oracles that judged it at the base.
+    newcomers: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def class_of(self) -> Dict[str, OracleClass]:
         return {a: OracleClass(c) for a, c in self.classes}
+
+    @property
+    def newcomer_classes(self) -> Dict[str, OracleClass]:
+        return {a: OracleClass(c) for a, c in self.newcomers}
 
     def lane_paths(self, lane: str) -> List[str]:
         return sorted(c.path for c in self.changes if lane in c.lanes)
@@ -522,6 +529,9 @@ def compare(
         excluded=excluded,
         findings=tuple(findings),
         classes=tuple(sorted((a, c.value) for a, c in classes.items())),
+        newcomers=tuple(sorted((a, c.value) for a in new_tests if a not in excluded_set
+                               and head.by_address[a].role != F.DRAFT
+                               for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED))),
     )
 
 
@@ -552,6 +562,8 @@ def _lane_findings(changes: Sequence[ChangedPath], oracle_changes: Sequence[Orac
     if production:
         more = f" (+{len(production) - 1} more)" if len(production) > 1 else ""
         for lane, path in guarded:
+            if lane == ORACLE and path in additive and FLAKE_CONTROL not in next(c.lanes for c in changes if c.path == path):
+                continue  # a new oracle weakens no judge: it may only judge code that is new here
             out.append(Finding("WRITESET", f"WRITESET {lane} {path} changed with production {production[0]}{more}", path))
     else:
         for lane, path in guarded:

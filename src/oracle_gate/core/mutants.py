@@ -72,6 +72,12 @@ class Mutant:
     description: str
     source: str
 
+    @property
+    def coarse(self) -> bool:
+        """A dropped statement or a `return None`: any oracle that merely calls the code and looks
+        at its result notices it. Killing one shows the code ran, not that its values are judged."""
+        return self.operator == "remove" or self.description.split(" at line ")[0].endswith("-> `return None`")
+
 
 def mutant_id(path: str, symbol: str, operator: str, location: str, replacement: str) -> str:
     """Stable short hash of what makes a mutant: where, which operator, what text goes in."""

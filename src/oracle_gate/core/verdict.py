@@ -106,6 +106,7 @@ class MutantResult:
     description: str
     status: str  # killed | survived | not_run
     oracles: Tuple[str, ...] = ()
+    coarse: bool = False  # a dropped statement or `return None` (see mutants.Mutant.coarse)
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,7 @@ class Verdict:
     ranks: Tuple[Tuple[str, str, int], ...]  # (rank, pass|fail|not_run, checked)
     stopped_at: Optional[str]
     voters: Tuple[str, ...]
+    newcomers: Tuple[str, ...] = ()  # new P/L oracles that passed: judges of code new in this diff
 
     @property
     def merge(self) -> bool:
@@ -298,16 +300,20 @@ def evaluate(gi: GateInput) -> Verdict:
     # Each run judged once; only oracles that may vote on this diff can vote.
     judged: Dict[str, RunJudgement] = {}
     runs = {r.address: r for r in gi.runs}
+    fresh = comp.newcomer_classes
     for run in sorted(gi.runs, key=lambda r: r.address):
-        voting = run.address in classes and run.address not in demoted and run.address not in new
+        voting = (run.address in classes and run.address not in demoted and run.address not in new) or run.address in fresh
         j = judge_run(run, gi.ledgers, gi.today, gi.baseline_skips, min_examples.get(run.address, 0),
                       locked_expected, voting or run.kind in ("replay", "probes"))
         judged[run.address] = j
         reasons.extend(j.reasons)
     voters = sorted(a for a, j in judged.items() if j.passed and a in classes and a not in demoted and a not in new)
     voter_set = set(voters)
+    # New code, new judges: a new P/L oracle that passed judges added regions and added symbols only.
+    newcomers = sorted(a for a in fresh if a in judged and judged[a].passed and a not in voter_set)
+    class_of = {**fresh, **classes}
 
-    executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in voters}
+    executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in (*voters, *newcomers)}
     symbols_by_path: Dict[str, List[ChangedSymbolEvidence]] = {}
     for s in gi.symbols:
         symbols_by_path.setdefault(s.path, []).append(s)
@@ -318,8 +324,9 @@ def evaluate(gi: GateInput) -> Verdict:
         candidates = region.candidates
         if region.status == "deleted":
             candidates = tuple(a for a in voters if a in runs and runs[a].path in region.base_oracles)
-        region_voters = tuple(a for a in candidates if a in voter_set)
-        have = best_vote(classes[a] for a in region_voters)
+        judges = voter_set | set(newcomers) if region.status == "added" else voter_set
+        region_voters = tuple(a for a in candidates if a in judges)
+        have = best_vote(class_of[a] for a in region_voters)
         sym_results: List[Tuple[str, Tuple[str, ...]]] = []
         if region.kind is None and region.head_kind is None and region.status != "deleted":
             reasons.append(Reason("UNMAPPED", Severity.POLICY,
@@ -335,15 +342,17 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"FLOOR {region.address} kind={region.kind} need={need.value} "
                                   f"have={have.value if have else 'none'}", region.path))
         elif need is not None:
-            strong = [a for a in region_voters if at_least(classes[a], need)]
+            strong = [a for a in region_voters if at_least(class_of[a], need)]
+            new_judges = [a for a in candidates if a in newcomers and at_least(class_of[a], need) and a not in strong]
             for sym in symbols_by_path.get(region.path, []):
-                ran = tuple(a for a in strong if (region.path, sym.needs) in executed[a])
+                judges_of = strong + new_judges if sym.change == "added" else strong
+                ran = tuple(a for a in judges_of if (region.path, sym.needs) in executed[a])
                 sym_results.append((sym.qualname, ran))
                 if not ran:
                     reasons.append(Reason(
                         "UNEXERCISED", Severity.FLOOR,
                         f"UNEXERCISED {region.path}:{sym.qualname} kind={sym.kind} need={need.value} "
-                        f"ran={','.join(strong) or 'none'} (no voting oracle at the floor executed it)",
+                        f"ran={','.join(judges_of) or 'none'} (no voting oracle at the floor executed it)",
                         region.path))
         region_verdicts.append(RegionVerdict(region, need, have, region_voters, tuple(sym_results)))
 
@@ -358,6 +367,15 @@ def evaluate(gi: GateInput) -> Verdict:
             reasons.append(Reason("NUMB", Severity.PRODUCT,
                                   f"NUMB {path}:{symbol} survived={len(survived)}/{len(ran)} "
                                   f"(no voting oracle noticed any mutant: e.g. {survived[0].description})", path))
+            continue
+        # Code judged only by oracles new in this diff (written with it) must show its values are
+        # judged: a kill of a crash-like mutant alone is no evidence.
+        fine = [m for m in ran if not m.coarse]
+        only_new = ran and not any(a in voter_set for m in ran for a in m.oracles)
+        if only_new and fine and all(m.status == "survived" for m in fine):
+            reasons.append(Reason("NUMB", Severity.PRODUCT,
+                                  f"NUMB {path}:{symbol} survived={len(fine)}/{len(fine)} value mutant(s) "
+                                  f"(its new oracles noticed only crash-like mutants: e.g. {fine[0].description})", path))
 
     # Freezes the diff adds must each be observed failing in this very run.
     observed = {(c.signature, normalize_name(c.nodeid), c.exception)
@@ -392,13 +410,13 @@ def evaluate(gi: GateInput) -> Verdict:
         reasons.append(Reason("NOT_RUN", Severity.INFO,
                               "NOT_RUN no oracle ran: the verdict was already a policy failure "
                               "(--oracle-gate-run-all runs them anyway)"))
-    ranks, stopped = _ranks(gi, reasons, judged, classes)
+    ranks, stopped = _ranks(gi, reasons, judged, class_of)
     required_idx = RANKS.index(gi.min_rank_required) if gi.min_rank_required in RANKS else 2
     for name, status, _ in ranks[: required_idx + 1]:
         if status == "not_run" and stopped is None and gi.ran_oracles:
             reasons.append(Reason("RANK_NOT_RUN", Severity.POLICY,
                                   f"RANK_NOT_RUN {name}: min_rank_required={gi.min_rank_required} and this rank did not run"))
-    oracle_verdicts = _oracle_verdicts(gi, judged, classes, voter_set)
+    oracle_verdicts = _oracle_verdicts(gi, judged, class_of, voter_set | set(newcomers))
     return Verdict(
         exit_code=_exit_code(reasons),
         reasons=tuple(_ordered(reasons)),
@@ -407,6 +425,7 @@ def evaluate(gi: GateInput) -> Verdict:
         ranks=ranks,
         stopped_at=stopped,
         voters=tuple(voters),
+        newcomers=tuple(newcomers),
     )
 
 

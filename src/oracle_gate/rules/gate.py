@@ -500,6 +500,10 @@ def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparis
             if missing:
                 problem = f"{len(missing)} collected test(s) never reported an outcome (first: {missing[0]})"
         complete = session.complete and not problem
+        exit_code = rec.exit_code
+        if exit_code == 1 and not any(c.outcome in V.FAILED_OUTCOMES for c in cases) and any(
+                t.outcome in V.FAILED_OUTCOMES for t in session.tests if t.file != rec.path):
+            exit_code = 0  # a batch shares one exit code: another file's recorded failure explains it
         executed: Set[Tuple[str, str]] = set()
         for path, firstlineno, name in (file.executed if file is not None else ()):
             if path in region_paths and src.head.get(path) is not None:
@@ -510,9 +514,9 @@ def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparis
                 if q:
                     executed.add((path, q))
         out.append(V.OracleRun(
-            rec.address, rec.path, rec.exit_code, complete, cases, frozenset(executed),
+            rec.address, rec.path, exit_code, complete, cases, frozenset(executed),
             tuple((p, s or "missing") for p, s in (file.fixtures if file is not None else ())),
-            problem, session.recorder_errors, "", rec.output_tail if not complete or rec.exit_code else "", source, kind,
+            problem, session.recorder_errors, "", rec.output_tail if not complete or exit_code else "", source, kind,
         ))
     return tuple(out)
 
@@ -539,7 +543,8 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
     """Mutants of each changed symbol, each run against the voters (P or L) that executed it."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     executed = {r.address: r.executed for r in runs}
-    classes = comp.class_of
+    classes = {**comp.newcomer_classes, **comp.class_of}
+    added_regions = {r.path for r in comp.regions if r.status == "added"}
     planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
     results: List[V.MutantResult] = []
     budget = int(policy.mutation_budget)
@@ -563,9 +568,13 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             made = mutants(text, path, ranges, min(budget, int(policy.mutants_per_symbol) * len(ranges)))
         except (MutationUnsupported, SourceError, SyntaxError):
             continue
+        added = {s.qualname for s in syms if s.change == "added"} | (
+            {s.qualname for s in syms} if path in added_regions else set())
         for m in made:
+            # Existing code is judged by the base's voters; code new in this diff by new oracles too.
+            judges = (*verdict.voters, *verdict.newcomers) if m.symbol in added else verdict.voters
             voters = tuple(sorted(
-                (a for a in verdict.voters if (path, m.symbol) in executed.get(a, frozenset())
+                (a for a in judges if (path, m.symbol) in executed.get(a, frozenset())
                  and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in metadata_of),
                 key=lambda a: (-classes[a].rank, a)))
             if not voters or budget <= 0:
@@ -576,7 +585,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             except MutantTooLarge:
                 results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run"))
                 continue
-            survivor = V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters)
+            survivor = V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse)
             planned.append((survivor, env_value))
     # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
     pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]
@@ -760,7 +769,7 @@ async def run_oracle_gate(
     ran = not static_fail or bool(policy.run_all)
     if ran and planned:
         targets = await targets_of(planned)
-        runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets)))
+        runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp)))
         records, batches = runs.records, runs.batches
 
     symbols = _changed_symbols(comp, src)
@@ -772,6 +781,10 @@ async def run_oracle_gate(
     # The example floor is the base's: lowering `min_examples` is an oracle change.
     min_examples = tuple(sorted((a, t.min_examples or 0) for a, t in base.by_address.items()
                                 if t.role == F.PROPERTY and a in head.by_address))
+    # A new property judges new code: it meets the strictest floor the base's properties set.
+    standard = max((n for _, n in min_examples), default=0)
+    min_examples += tuple((a, max(standard, head.by_address[a].min_examples or 0)) for a, _ in comp.newcomers
+                          if head.by_address[a].role == F.PROPERTY)
     gi = V.GateInput(
         mode=mode, comparison=comp, runs=runs_judged, symbols=symbols, ledgers=ledgers,
         new_ledger_rows=new_rows, ledger_errors=ledger_errors,
@@ -787,6 +800,13 @@ async def run_oracle_gate(
         verdict = V.evaluate(gi)
 
     return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
+
+
+def written_by_diff(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
+    """Tests whose code the diff may have written: new and demoted tests and every draft. They never
+    share a pytest process with a voter."""
+    drafts = {t.address for t in head.targets if t.role == F.DRAFT}
+    return frozenset({*comp.demoted, *comp.new_tests, *drafts})
 
 
 def rules():

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import FrozenSet, Optional, Tuple
 
 from pants.backend.python.goals.pytest_runner import PyTestRequest, TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
@@ -108,6 +108,9 @@ async def run_oracle_batch(request: OracleBatchRequest) -> OracleBatchOutcome:
 @dataclass(frozen=True)
 class OracleRunsRequest:
     targets: Tuple[Target, ...]
+    # Tests the diff may have written (new, demoted, drafts): each runs in a process of its own, so
+    # its import-time code can never patch production or the recorder under a voter's batch.
+    isolate: FrozenSet[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -127,14 +130,19 @@ async def run_oracles(
         Partitions,
         {PyTestRequest.PartitionRequest(tuple(field_sets)): TestRequest.PartitionRequest, local_env.val: EnvironmentName},
     )
-    # Batches exactly as `pants test` cuts them, so the processes (and cache keys) are the same.
+    # Batches exactly as `pants test` cuts them, so the processes (and cache keys) are the same;
+    # only a test the diff may have written is taken out of its batch and runs alone.
     batches = [
         PyTestRequest.Batch(PyTestRequest.tool_name, tuple(batch), partition.metadata)
         for partition in partitions
-        for batch in partition_sequentially(
-            partition.elements, key=lambda x: str(x.address),
-            size_target=test_subsystem.batch_size, size_max=2 * test_subsystem.batch_size,
-        )
+        for batch in [
+            *partition_sequentially(
+                [e for e in partition.elements if e.address.spec not in request.isolate],
+                key=lambda x: str(x.address),
+                size_target=test_subsystem.batch_size, size_max=2 * test_subsystem.batch_size,
+            ),
+            *([e] for e in partition.elements if e.address.spec in request.isolate),
+        ]
     ]
     environments = await MultiGet(
         Get(EnvironmentName, SingleEnvironmentNameRequest,
