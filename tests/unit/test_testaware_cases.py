@@ -223,3 +223,11 @@ def test_only_what_the_head_adds_is_reported():
 def test_unparsable_source_is_a_source_error():
     with pytest.raises(SourceError):
         test_aware_findings("src/m.py", None, "def f(:\n")
+
+
+def test_newer_syntax_is_scanned_not_rejected():
+    # `match` (3.10) under Pants' Python 3.9: parsed through its line-preserving downgrade
+    base = "def f(x):\n    match x:\n        case {'k': v} if v:\n            return v\n        case _:\n            return 0\n"
+    assert whats(base, base) == []
+    head = base.replace("return 0", "import sys\n            return 'pytest' in sys.modules")
+    assert whats(head, base) == [(7, "looks up 'pytest' in sys.modules")]

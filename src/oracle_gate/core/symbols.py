@@ -19,6 +19,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar
 
+from .compat import downgrade
+
 MODULE = "<module>"
 KINDS = ("function", "method", "class", "module")
 CHANGES = ("added", "changed", "deleted")
@@ -76,6 +78,14 @@ def parse(source: str, filename: str = "<source>") -> ast.Module:
     try:
         return ast.parse(source, filename)
     except SyntaxError as e:
+        # Newer syntax than this interpreter's (a `match` statement under Pants' Python 3.9):
+        # parse its line-preserving 3.9 form, else report the original error.
+        newer = downgrade(source)
+        if newer is not None:
+            try:
+                return ast.parse(newer, filename)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                pass
         raise SourceError(f"{filename}:{e.lineno}: {e.msg}") from None
     except (ValueError, RecursionError, MemoryError) as e:
         raise SourceError(f"{filename}: {type(e).__name__}: {e}".splitlines()[0]) from None
