@@ -9,7 +9,9 @@ from oracle_gate.core.baseline import Baseline, BaselineError, BaselineRegion, B
 
 names = st.from_regex(r"[a-z][a-z0-9_/]{0,12}\.py", fullmatch=True)
 regions = st.builds(BaselineRegion, names, names, st.sampled_from([None, "pure", "state", "io", "concurrent", "schema"]),
-                    st.sampled_from([None, "P", "L", "E"]))
+                    st.sampled_from([None, "P", "L", "E"]),
+                    st.one_of(st.none(), st.sets(st.from_regex(r"[A-Za-z_][A-Za-z0-9_.]{0,10}|<module>", fullmatch=True),
+                                                 max_size=4).map(lambda q: tuple(sorted(q)))))
 skips = st.builds(BaselineSkip, st.from_regex(r"[0-9a-f]{16}", fullmatch=True), st.text(max_size=8),
                   st.sampled_from(["skip", "xfail"]), st.text(max_size=8))
 baselines = st.builds(lambda rs, ss: make_baseline("c0ffee", "2026-11-30", {r.address: r for r in rs}.values(), ss),

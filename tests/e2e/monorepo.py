@@ -178,6 +178,11 @@ FILES: Dict[str, str] = {
                     chunk = []
             if chunk:
                 yield chunk
+
+
+        def clamp_size(size: int, limit: int) -> int:
+            """A legacy helper no test calls."""
+            return min(size, limit)
         '''),
     # -- manager --------------------------------------------------------------------------
     "src/ai/backend/manager/BUILD": 'python_sources(name="src")\n',

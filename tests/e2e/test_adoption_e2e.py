@@ -69,6 +69,22 @@ def test_a_diff_that_keeps_its_region_at_the_baseline_merges(branch):
     assert region["symbols"] == [{"symbol": "chunked", "ran": ["tests/common/test_utils.py:tests"]}], region
 
 
+def test_a_function_nobody_exercised_when_the_baseline_was_written_is_unjudged(adopted: Repo, branch):
+    import json
+
+    written = json.loads(adopted.read("oracle/baseline.json"))
+    utils = next(r for r in written["regions"].values() if r["path"] == "src/ai/backend/common/utils.py")
+    assert (written["version"], utils["exercised"]) == (2, ["<module>", "chunked", "format_size", "parse_size"]), utils
+    repo = branch("legacy")
+    repo.replace("src/ai/backend/common/utils.py", "return min(size, limit)", "return size if size < limit else limit")
+    repo.commit("a refactor of a helper no test calls")
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    assert [l for l in run.reasons if l.startswith("UNJUDGED")] == [
+        "UNJUDGED src/ai/backend/common/utils.py:clamp_size: no voter executed it when the baseline was written, "
+        "so nothing judged this change (an oracle that runs it ratchets it up)"], run.reasons
+
+
 def test_a_diff_that_drops_a_region_below_its_baseline_is_rejected(branch):
     repo = branch("drop")
     # client/config.py's only runnable oracle changes with it: demoted, it does not vote, so nothing

@@ -40,7 +40,7 @@ def _doc(**kw):
 @pytest.mark.parametrize("text, message", [
     ("{", "the baseline is not valid JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
     ("[]", "not an oracle-gate baseline (format must be oracle-gate/baseline)"),
-    (json.dumps({"format": "oracle-gate/baseline", "version": 9}), "baseline version 9; this plugin reads version 1"),
+    (json.dumps({"format": "oracle-gate/baseline", "version": 9}), "baseline version 9; this plugin reads versions 1, 2"),
     (_doc(regions={"src/a.py": "P"}), "region src/a.py: must be an object"),
     (_doc(regions={"src/a.py": {"best": "D"}}), "region src/a.py: best must be P, L, E or null, got 'D'"),
     (_doc(skips=[{"signature": "xyz"}]), "skip 0: needs a 16-hex `signature`"),

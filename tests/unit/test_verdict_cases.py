@@ -208,3 +208,19 @@ def test_a_demoted_test_that_fails_is_a_diagnostic_and_never_votes():
     assert (v.exit_code, v.voters) == (0, (PROPS,))
     assert lines(v) == [f"DIAGNOSTIC {EXAMPLES} (does not vote) FAIL {EXAMPLES} {EXAMPLES}::test_rate TimeoutError "
                         f"signature={SIG}"]
+
+
+def test_a_symbol_nobody_exercised_when_the_baseline_was_written_is_unjudged_not_unexercised():
+    changed = (ChangedSymbolEvidence(TAX, "surcharge", "function", "changed", "surcharge"),)
+    then = lambda *names: ((TAX, frozenset(names)),)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=changed, baseline_exercised=then("rate")))
+    assert (v.exit_code, [r.line for r in v.reasons]) == (0, [
+        "UNJUDGED src/billing/tax.py:surcharge: no voter executed it when the baseline was written, so nothing "
+        "judged this change (an oracle that runs it ratchets it up)"])
+    # exercised then: evidence is required now (a region never drops below what it had)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=changed, baseline_exercised=then("surcharge")))
+    assert v.exit_code == 2 and lines(v)[0].startswith("UNEXERCISED src/billing/tax.py:surcharge ")
+    # new code is never grandfathered; and a version-1 baseline (no symbols) grandfathers nothing
+    added = (ChangedSymbolEvidence(TAX, "fee", "function", "added", "fee"),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=added, baseline_exercised=then())).exit_code == 2
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=changed)).exit_code == 2

@@ -1,6 +1,10 @@
-"""The adoption baseline: per region, the best class that voted when it was written, and the skips
-that existed then. The gate requires max(baseline class, floor once reached) of a changed region,
-so a repository adopts the gate without a flag day and can only move up.
+"""The adoption baseline: per region, the best class that voted when it was written and the symbols
+its voters executed then, and the skips that existed then. The gate requires max(baseline class,
+floor once reached) of a changed region, and evidence for a changed symbol that was exercised then
+(one nobody exercised then is UNJUDGED, like a region that had no voter), so a repository adopts
+the gate without a flag day and can only move up.
+
+Version 2 added `exercised`; a version-1 baseline is still read (no symbol is grandfathered).
 """
 from __future__ import annotations
 
@@ -12,7 +16,8 @@ from .classes import OracleClass
 from .signature import SIGNATURE_RE
 
 FORMAT = "oracle-gate/baseline"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
 
 
 class BaselineError(ValueError):
@@ -25,6 +30,7 @@ class BaselineRegion:
     path: str
     kind: Optional[str]
     best: Optional[str]  # P, L, E or None: what voted for it when the baseline was written
+    exercised: Optional[Tuple[str, ...]] = None  # qualnames its voters executed then (None: version 1)
 
 
 @dataclass(frozen=True)
@@ -49,13 +55,19 @@ class Baseline:
     def regions_map(self) -> Dict[str, Optional[str]]:
         return {r.address: r.best for r in self.regions}
 
+    def exercised_map(self) -> Dict[str, FrozenSet[str]]:
+        """Path -> the symbols exercised when the baseline was written, for version-2 regions."""
+        return {r.path: frozenset(r.exercised) for r in self.regions if r.exercised is not None}
+
     def to_json(self) -> Dict[str, Any]:
         return {
             "format": FORMAT,
             "version": VERSION,
             "commit": self.commit,
             "written": self.written,
-            "regions": {r.address: {"path": r.path, "kind": r.kind, "best": r.best} for r in self.regions},
+            "regions": {r.address: {"path": r.path, "kind": r.kind, "best": r.best,
+                                    **({"exercised": sorted(r.exercised)} if r.exercised is not None else {})}
+                        for r in self.regions},
             "skips": [{"signature": s.signature, "test": s.test, "marker": s.marker, "reason": s.reason}
                       for s in self.skip_rows],
         }
@@ -71,8 +83,9 @@ class Baseline:
             raise BaselineError(f"the baseline is not valid JSON: {e}") from None
         if not isinstance(raw, dict) or raw.get("format") != FORMAT:
             raise BaselineError("not an oracle-gate baseline (format must be oracle-gate/baseline)")
-        if raw.get("version") != VERSION:
-            raise BaselineError(f"baseline version {raw.get('version')!r}; this plugin reads version {VERSION}")
+        if raw.get("version") not in READS:
+            raise BaselineError(f"baseline version {raw.get('version')!r}; this plugin reads versions "
+                                f"{', '.join(map(str, READS))}")
         raw_regions = raw.get("regions") or {}
         raw_skips = raw.get("skips") or []
         if not isinstance(raw_regions, dict):
@@ -89,7 +102,11 @@ class Baseline:
             kind = r.get("kind")
             if kind is not None and not isinstance(kind, str):
                 raise BaselineError(f"region {address}: kind must be a string or null")
-            regions.append(BaselineRegion(address, str(r.get("path", "")), kind, best))
+            exercised = r.get("exercised")
+            if exercised is not None and (not isinstance(exercised, list) or not all(isinstance(q, str) for q in exercised)):
+                raise BaselineError(f"region {address}: exercised must be a list of qualified names")
+            regions.append(BaselineRegion(address, str(r.get("path", "")), kind, best,
+                                          tuple(sorted(set(exercised))) if exercised is not None else None))
         skips = []
         for i, s in enumerate(raw_skips):
             if not isinstance(s, dict) or not isinstance(s.get("signature"), str) or not SIGNATURE_RE.match(s["signature"]):

@@ -119,6 +119,9 @@ class GateInput:
     new_ledger_rows: Tuple[FreezeEntry, ...] = ()  # rows the diff adds: each must be observed failing
     ledger_errors: Tuple[str, ...] = ()  # LEDGER_INVALID / FREEZE_EXPIRED / FREEZE_CAP lines
     baseline_skips: FrozenSet[str] = frozenset()  # skip signatures that are the base's contract
+    # path -> symbols the baseline's voters executed when it was written (version-2 baselines): a
+    # changed symbol of such a path that nobody exercised then is UNJUDGED, not UNEXERCISED.
+    baseline_exercised: Tuple[Tuple[str, FrozenSet[str]], ...] = ()
     min_examples: Tuple[Tuple[str, int], ...] = ()  # property address -> floor (from the base)
     locked_expected: Tuple[Tuple[str, str], ...] = ()  # locked path -> sha256 it must have
     findings: Tuple[Finding, ...] = ()  # static findings beyond the comparison's (drift, test-aware...)
@@ -318,6 +321,7 @@ def evaluate(gi: GateInput) -> Verdict:
     for s in gi.symbols:
         symbols_by_path.setdefault(s.path, []).append(s)
 
+    grandfathered = dict(gi.baseline_exercised)
     region_verdicts: List[RegionVerdict] = []
     for region in sorted(comp.regions, key=lambda r: r.address):
         need = OracleClass(region.required) if region.required else None
@@ -348,7 +352,14 @@ def evaluate(gi: GateInput) -> Verdict:
                 judges_of = strong + new_judges if sym.change == "added" else strong
                 ran = tuple(a for a in judges_of if (region.path, sym.needs) in executed[a])
                 sym_results.append((sym.qualname, ran))
-                if not ran:
+                then = grandfathered.get(region.old_path or region.path)
+                if not ran and sym.change != "added" and then is not None and sym.needs not in then:
+                    reasons.append(Reason(
+                        "UNJUDGED", Severity.INFO,
+                        f"UNJUDGED {region.path}:{sym.qualname}: no voter executed it when the baseline was "
+                        f"written, so nothing judged this change (an oracle that runs it ratchets it up)",
+                        region.path))
+                elif not ran:
                     reasons.append(Reason(
                         "UNEXERCISED", Severity.FLOOR,
                         f"UNEXERCISED {region.path}:{sym.qualname} kind={sym.kind} need={need.value} "

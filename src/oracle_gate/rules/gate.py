@@ -789,6 +789,7 @@ async def run_oracle_gate(
         mode=mode, comparison=comp, runs=runs_judged, symbols=symbols, ledgers=ledgers,
         new_ledger_rows=new_rows, ledger_errors=ledger_errors,
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
+        baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
         min_examples=min_examples, locked_expected=locked_expected, findings=tuple(findings),
         min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
     )

@@ -81,9 +81,15 @@ async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsys
     if planned:
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(await targets_of(planned))))
         records = runs.records
-    judged = oracle_runs(records, facts, comp, Sources({}, {}), run_id)
+    # The regions' sources map each executed code object to its symbol: what was exercised then.
+    py_regions = sorted({r.path for r in comp.regions if r.path.endswith(".py")})
+    texts = await Get(DigestContents, PathGlobs(py_regions)) if py_regions else ()
+    head = {fc.path: fc.content.decode("utf-8", "replace") for fc in texts}
+    judged = oracle_runs(records, facts, comp, Sources({}, head), run_id)
     verdict = V.evaluate(V.GateInput(mode="audit", comparison=comp, runs=judged, ran_oracles=True))
-    regions = [BaselineRegion(rv.region.address, rv.region.path, rv.region.kind, rv.have.value if rv.have else None)
+    executed = {r.address: r.executed for r in judged}
+    regions = [BaselineRegion(rv.region.address, rv.region.path, rv.region.kind, rv.have.value if rv.have else None,
+                              tuple(sorted({q for a in rv.voters for p, q in executed.get(a, ()) if p == rv.region.path})))
                for rv in verdict.regions]
     skips = [BaselineSkip(c.signature, normalize_name(c.nodeid), c.marker or c.outcome, c.reason)
              for r in judged for c in r.cases if c.outcome in V.SKIP_OUTCOMES and c.signature]
