@@ -566,7 +566,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             continue
         try:
             made = mutants(text, path, ranges, min(budget, int(policy.mutants_per_symbol) * len(ranges)))
-        except (MutationUnsupported, SourceError, SyntaxError):
+        except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
             continue
         added = {s.qualname for s in syms if s.change == "added"} | (
             {s.qualname for s in syms} if path in added_regions else set())
