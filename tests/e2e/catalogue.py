@@ -688,5 +688,4 @@ def replay(repo: Repo, patch: Patch) -> Tuple[GateRun, ...]:
             runs.append(repo.gate(*step.gate_args, base=previous))
         return tuple(runs)
     finally:
-        repo.git("checkout", "-q", "-f", "main")
-        repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+        repo.reset_to_main()

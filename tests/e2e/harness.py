@@ -111,6 +111,21 @@ class Repo:
     def branch(self, name: str, start: str = "main") -> None:
         self.git("checkout", "-q", "-B", name, start)
 
+    def reset_to_main(self) -> None:
+        """Back on main with a clean work tree (Pants' own directories kept)."""
+        self.git("checkout", "-q", "-f", "main")
+        self.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+
+    def scenarios(self):
+        """For a fixture (`yield from repo.scenarios()`): `start(name, base="main")` checks out a
+        fresh branch for one scenario; afterwards the work tree is clean on main again."""
+        def start(name: str, base: str = "main") -> "Repo":
+            self.branch(name, base)
+            return self
+
+        yield start
+        self.reset_to_main()
+
     # -- pants ---------------------------------------------------------------------------
     def pants(self, *args: str, timeout: int = 1800, env: Optional[Dict[str, str]] = None) -> Run:
         if self.pantsd:

@@ -38,13 +38,7 @@ def adopted(tmp_path_factory) -> Repo:
 
 @pytest.fixture
 def branch(adopted: Repo):
-    def start(name: str) -> Repo:
-        adopted.branch(name, "main")
-        return adopted
-
-    yield start
-    adopted.git("checkout", "-q", "-f", "main")
-    adopted.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+    yield from adopted.scenarios()
 
 
 def test_the_adopted_repository_audits_clean_with_the_excluded_test_listed(adopted: Repo):

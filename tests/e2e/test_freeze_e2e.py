@@ -63,8 +63,7 @@ def frozen(repo: Repo) -> dict:
 @pytest.fixture
 def scratch(repo: Repo, frozen: dict):
     yield repo
-    repo.git("checkout", "-q", "-f", "main")
-    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+    repo.reset_to_main()
 
 
 def test_a_frozen_flake_neither_fails_nor_votes_and_pants_test_still_reports_it(scratch: Repo, frozen: dict):

@@ -20,13 +20,7 @@ def repo(tmp_path_factory) -> Repo:
 @pytest.fixture
 def patch(repo: Repo):
     """A fresh branch off main for one scenario; the work tree is clean again afterwards."""
-    def start(name: str, base: str = "main") -> Repo:
-        repo.branch(name, base)
-        return repo
-
-    yield start
-    repo.git("checkout", "-q", "-f", "main")
-    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+    yield from repo.scenarios()
 
 
 def test_a_fresh_clone_audits_every_region_and_climbs_the_whole_ladder(repo: Repo):

@@ -46,13 +46,7 @@ def repo(tmp_path_factory) -> Repo:
 
 @pytest.fixture
 def patch(repo: Repo):
-    def start(name: str) -> Repo:
-        repo.branch(name, "main")
-        return repo
-
-    yield start
-    repo.git("checkout", "-q", "-f", "main")
-    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+    yield from repo.scenarios()
 
 
 def test_an_honest_change_inside_a_case_merges(patch):

@@ -23,8 +23,7 @@ def repo(tmp_path_factory) -> Repo:
 @pytest.fixture
 def scratch(repo: Repo):
     yield repo
-    repo.git("checkout", "-q", "-f", "main")
-    repo.git("clean", "-fdq", "-e", "dist", "-e", ".pants.d", "-e", ".pids")
+    repo.reset_to_main()
 
 
 def test_help_teaches_the_target_types(repo: Repo):
