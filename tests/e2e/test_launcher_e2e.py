@@ -194,15 +194,18 @@ def test_an_unsatisfiable_pin_is_one_line_naming_it_and_its_file(tmp_path: Path)
     line = one_error_line(launch(root, "--version", env=base_env(PANTS_CONFIG_FILES="+['pin.toml']")))
     assert f"pex v2.1.9999 ([pex-cli].version from {root}/pin.toml) cannot be built: no pex==2.1.9999" in line
 
-    # An unreachable index is not "no such version": the install is retried, then reported as such.
+    # An unreachable index is not "no such version": the install is retried twice (5 s, then 10 s
+    # later), then reported as such.
     unreachable = launch(root, "--version", env=base_env(ORACLE_GATE_CACHE_DIR=str(tmp_path / "cache3"),
                                                          PIP_INDEX_URL="http://127.0.0.1:9/simple"))
     lines = unreachable.stderr.strip().splitlines()
     assert unreachable.exit_code != 0 and [line.split(" (")[0] for line in lines] == [
         "pants launcher: bootstrapping Pants 2.17.1",
         "pants launcher: installing pantsbuild.pants==2.17.1 failed",
+        "pants launcher: installing pantsbuild.pants==2.17.1 failed",
         "pants launcher: could not install pantsbuild.pants==2.17.1: cannot reach the package index",
     ], unreachable.output
+    assert lines[1].endswith("retrying in 5 s") and lines[2].endswith("retrying in 10 s"), lines
 
     # No CPython 3.9 anywhere: only a Python 3.11 to read the configuration with.
     bin_dir = tmp_path / "bin"
