@@ -224,3 +224,7 @@ def test_a_symbol_nobody_exercised_when_the_baseline_was_written_is_unjudged_not
     added = (ChangedSymbolEvidence(TAX, "fee", "function", "added", "fee"),)
     assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=added, baseline_exercised=then())).exit_code == 2
     assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=changed)).exit_code == 2
+    # a function nested in a grandfathered one is part of its body; in an exercised one it is new code
+    nested = (ChangedSymbolEvidence(TAX, "surcharge.<locals>.cap", "function", "added", "surcharge.<locals>.cap"),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=nested, baseline_exercised=then("rate"))).exit_code == 0
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=nested, baseline_exercised=then("surcharge"))).exit_code == 2

@@ -353,7 +353,10 @@ def evaluate(gi: GateInput) -> Verdict:
                 ran = tuple(a for a in judges_of if (region.path, sym.needs) in executed[a])
                 sym_results.append((sym.qualname, ran))
                 then = grandfathered.get(region.old_path or region.path)
-                if not ran and sym.change != "added" and then is not None and sym.needs not in then:
+                # A function nested in another is part of its body: it is grandfathered with it.
+                outer = sym.needs.split(".<locals>.")[0]
+                if not ran and then is not None and (
+                        (sym.change != "added" and sym.needs not in then) or (outer != sym.needs and outer not in then)):
                     reasons.append(Reason(
                         "UNJUDGED", Severity.INFO,
                         f"UNJUDGED {region.path}:{sym.qualname}: no voter executed it when the baseline was "
