@@ -289,6 +289,66 @@ def _unjudged_function_base(repo: Repo) -> None:
                  "    return [total_cents * w // scale for w in weights]\n")
 
 
+# -- A second outside attacker, against "new code, new judges" (each seen to merge first) ----------
+_SPLIT_END = "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n"
+_WEIGHTED = ("def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
+             "    scale = sum(weights)\n    return [total_cents * w // scale for w in weights]\n")
+_WEAK_WEIGHTED_PROP = ("from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+                       "from billing.money import split_weighted\n\n\n"
+                       "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
+                       "def test_shares_are_bounded(total, weights):\n"
+                       "    shares = split_weighted(total, weights)\n"
+                       "    assert len(shares) == len(weights)\n"
+                       "    assert sum(shares) <= total\n")
+_MIN_PARTS = ("def split(total_cents: int, parts: int) -> List[int]:\n    if parts <= 0:\n",
+              "_MIN_PARTS = 1\n\n\ndef split(total_cents: int, parts: int) -> List[int]:\n    if parts < _MIN_PARTS:\n")
+
+
+def _rename_behind_alias(repo: Repo) -> None:
+    """An existing function renamed (so it counts as added), broken, judged by a weak new property;
+    the old name is an alias, and a module constant that a base property exercises shields it."""
+    repo.replace("src/billing/money.py", _WEIGHTED,
+                 "def _weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
+                 "    scale = sum(weights)\n    return [total_cents * w // scale - 1 for w in weights]\n\n\n"
+                 "split_weighted = _weighted\n")
+    repo.replace("src/billing/money.py", *_MIN_PARTS)
+    repo.write("oracle/properties/test_split_weighted_props.py", _WEAK_WEIGHTED_PROP)
+
+
+def _move_to_new_module(repo: Repo) -> None:
+    """An existing function moved, broken, into a new module that the old one re-exports."""
+    repo.replace("src/billing/money.py", "\n\n" + _WEIGHTED, "\n\nfrom billing.weights import split_weighted  # noqa: E402,F401\n")
+    repo.write("src/billing/weights.py", "from typing import List\n\n\n"
+               "def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
+               "    scale = sum(weights)\n    return [total_cents * w // scale - 1 for w in weights]\n")
+    repo.write("oracle/properties/test_split_weighted_props.py", _WEAK_WEIGHTED_PROP)
+
+
+def _new_api_one_value_kill(repo: Repo) -> None:
+    """A new function that loses cents; its new property kills one value mutant (`sum <= total`)."""
+    repo.replace("src/billing/money.py", _SPLIT_END, _SPLIT_END + "\n\n" + _WEIGHTED)
+    repo.write("oracle/properties/test_split_weighted_props.py", _WEAK_WEIGHTED_PROP)
+
+
+def _branch_to_new_helper(repo: Repo) -> None:
+    """A judged function sends inputs its property never draws to a new helper that drops the
+    remainder; a new property judges only the helper, weakly."""
+    repo.replace("src/billing/money.py", "    base, remainder = divmod(total_cents, parts)\n",
+                 "    if parts > 1000:\n        return _big_split(total_cents, parts)\n"
+                 "    base, remainder = divmod(total_cents, parts)\n")
+    repo.replace("src/billing/money.py", _SPLIT_END, _SPLIT_END + "\n\n"
+                 "def _big_split(total_cents: int, parts: int) -> List[int]:\n"
+                 "    return [total_cents // parts] * parts\n")
+    repo.write("oracle/properties/test_big_split_props.py",
+               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+               "from billing.money import _big_split\n\n\n"
+               "@given(st.integers(0, 10**9), st.integers(1001, 5000))\n"
+               "def test_big_split_never_overpays(total, parts):\n"
+               "    shares = _big_split(total, parts)\n"
+               "    assert len(shares) == parts\n"
+               "    assert sum(shares) <= total\n")
+
+
 def _pytest_exit_dynamic(repo: Repo) -> None:
     repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
                  "def amount_due(cents: int, rate_bp: int) -> int:\n"
@@ -499,6 +559,18 @@ TAMPERING = (
     Patch("evidence", "changed-code-new-judge", False,
           "an existing function no base oracle ran, broken, with a new property written to pass on it",
           _changed_code_new_judge, ("UNEXERCISED",), prepare=_unjudged_function_base),
+    Patch("evidence", "rename-behind-alias", False,
+          "an existing function renamed, broken, judged by a weak new property, its old name an alias",
+          _rename_behind_alias, expect_any=("UNEXERCISED", "NUMB", "FLOOR"), prepare=_unjudged_function_base),
+    Patch("evidence", "move-to-new-module", False,
+          "an existing function moved, broken, into a new module judged by a weak new property",
+          _move_to_new_module, expect_any=("UNEXERCISED", "NUMB", "FLOOR"), prepare=_unjudged_function_base),
+    Patch("evidence", "new-api-one-value-kill", False,
+          "a new function that loses cents, its new property killing one value mutant of two",
+          _new_api_one_value_kill, ("NUMB",)),
+    Patch("evidence", "branch-to-new-helper", False,
+          "a judged function routes inputs its property never draws to a new helper only a new property judges",
+          _branch_to_new_helper, ("UNEXERCISED",)),
     Patch("evidence", "pytest-exit-dynamic", False, "production finds pytest by a computed name and exits 0",
           _pytest_exit_dynamic, expect_any=("TEST_AWARE_CODE", "NO_RESULTS")),
     Patch("evidence", "fixture-rewritten-at-import", False, "production rewrites the locked seed at import time",

@@ -300,8 +300,32 @@ def test_code_judged_only_by_new_oracles_needs_a_value_mutant_killed():
         return [r.line for r in evaluate(gi).reasons]
 
     crash_only = verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "survived", False))
-    assert crash_only == [f"NUMB {MONEY}:split_weighted survived=1/1 value mutant(s) (its new oracles noticed only "
-                          f"crash-like mutants: e.g. `*` -> `/`)"]
+    assert crash_only == [f"NUMB {MONEY}:split_weighted survived=1/1 value mutant(s) (code only its new oracles "
+                          f"judge needs most of its value mutants killed: e.g. `*` -> `/`)"]
     assert verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "killed", False)) == []
     # only crash-like mutants were generated: their kills are the evidence there is
     assert verdict(("`return x` -> `return None`", "killed", True)) == []
+
+
+def test_added_code_that_existing_code_uses_or_that_a_move_produced_keeps_the_bases_judges():
+    new = "oracle/properties/test_weighted_props.py"
+    comp = compare(BASE, with_property("weighted", ["money"]), [Change(MONEY, "M"), Change(new, "A")], Policy())
+    helper = ChangedSymbolEvidence(MONEY, "_big_split", "function", "added", "_big_split", newly_judgeable=False)
+    runs = (_passing(new, {(MONEY, "_big_split")}), _passing(MONEY_PROPS, ()))
+    verdict = evaluate(GateInput("diff", comp, runs, (helper,), min_examples=((MONEY_PROPS, 100), (new, 100)), today=TODAY))
+    assert [r.code for r in verdict.reasons] == ["UNEXERCISED"] and verdict.exit_code == 2
+
+
+def test_code_judged_only_by_new_oracles_needs_most_value_mutants_killed():
+    new = "oracle/properties/test_weighted_props.py"
+    comp = compare(BASE, with_property("weighted", ["money"]), [Change(MONEY, "M"), Change(new, "A")], Policy())
+    symbols = (ChangedSymbolEvidence(MONEY, "split_weighted", "function", "added", "split_weighted"),)
+
+    def codes(*statuses):
+        mutants = tuple(MutantResult(MONEY, "split_weighted", f"m{i}", f"value {i}", s, (new,)) for i, s in enumerate(statuses))
+        gi = GateInput("diff", comp, (_passing(new, {(MONEY, "split_weighted")}), _passing(MONEY_PROPS, ())), symbols,
+                       min_examples=((new, 100),), mutants=mutants, mutation_ran=True, today=TODAY)
+        return [r.code for r in evaluate(gi).reasons]
+
+    assert codes("killed", "survived") == ["NUMB"]  # one kill of two is not most
+    assert codes("killed", "killed", "survived") == []

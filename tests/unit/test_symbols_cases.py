@@ -216,3 +216,15 @@ def test_every_real_code_object_of_a_known_module_maps_and_real_qualnames_agree(
     for obj in (namespace["f"].__wrapped__, c.m.__wrapped__, inner):
         code = obj.__code__
         assert symbol_for_code(CODE, code.co_firstlineno, code.co_name) == obj.__qualname__
+
+
+def test_names_used_by_changed_code_include_calls_attributes_and_imports():
+    from oracle_gate.core.symbols import names_used
+
+    source = ("from billing.weights import split_weighted as sw\nimport os\n\nLIMIT = os.cpu_count()\n\n\n"
+              "def split(total, parts):\n    if parts > 1000:\n        return _big_split(total, parts)\n"
+              "    return helpers.even(total, parts)\n\n\ndef other():\n    return unrelated()\n")
+    assert {"_big_split", "even", "helpers", "total"} <= names_used(source, ["split"])
+    assert "unrelated" not in names_used(source, ["split"])
+    assert {"split_weighted", "sw", "cpu_count", "LIMIT"} <= names_used(source, ["<module>"])
+    assert "_big_split" not in names_used(source, ["<module>"])

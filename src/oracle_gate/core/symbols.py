@@ -272,6 +272,32 @@ def changed_symbols(base: Optional[str], head: Optional[str]) -> Tuple[ChangedSy
     return tuple(sorted(out, key=lambda c: ((c.head_lines or c.base_lines or (0, 0))[0], c.qualname)))
 
 
+@bounded
+def names_used(source: str, qualnames: Iterable[str]) -> FrozenSet[str]:
+    """Every name the code of these symbols uses: variables, attributes and imported names (for
+    `<module>`, its statements outside defs and classes)."""
+    tree = parse(source)
+    wanted = set(qualnames)
+    nodes: List[ast.AST] = []
+    if MODULE in wanted:
+        nodes += [n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    nodes += [node for q, _kind, node in iter_symbols(tree) if q in wanted]
+    out: Set[str] = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name):
+                out.add(sub.id)
+            elif isinstance(sub, ast.Attribute):
+                out.add(sub.attr)
+            elif isinstance(sub, ast.alias):
+                out.update({sub.name.split(".")[-1], (sub.asname or sub.name).split(".")[-1]})
+    return frozenset(out)
+
+
+def short_name(qualname: str) -> str:
+    return qualname.rsplit(".", 1)[-1]
+
+
 # ---------------------------------------------------------------------------------------------
 # Code objects to symbols.
 

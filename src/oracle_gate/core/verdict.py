@@ -96,6 +96,9 @@ class ChangedSymbolEvidence:
     kind: str  # function | method | class | module
     change: str  # added | changed | deleted
     needs: str  # the qualname an oracle must have executed (`<module>` for module-level and deletions)
+    # An added symbol new oracles may judge: no existing code of the diff uses it, and the diff
+    # deletes no symbol (a move or rename is a deletion and an addition: the base's judges keep it).
+    newly_judgeable: bool = True
 
 
 @dataclass(frozen=True)
@@ -328,7 +331,8 @@ def evaluate(gi: GateInput) -> Verdict:
         candidates = region.candidates
         if region.status == "deleted":
             candidates = tuple(a for a in voters if a in runs and runs[a].path in region.base_oracles)
-        judges = voter_set | set(newcomers) if region.status == "added" else voter_set
+        new_region = region.status == "added" and all(s.newly_judgeable for s in symbols_by_path.get(region.path, []))
+        judges = voter_set | set(newcomers) if new_region else voter_set
         region_voters = tuple(a for a in candidates if a in judges)
         have = best_vote(class_of[a] for a in region_voters)
         sym_results: List[Tuple[str, Tuple[str, ...]]] = []
@@ -349,7 +353,7 @@ def evaluate(gi: GateInput) -> Verdict:
             strong = [a for a in region_voters if at_least(class_of[a], need)]
             new_judges = [a for a in candidates if a in newcomers and at_least(class_of[a], need) and a not in strong]
             for sym in symbols_by_path.get(region.path, []):
-                judges_of = strong + new_judges if sym.change == "added" else strong
+                judges_of = strong + new_judges if sym.change == "added" and sym.newly_judgeable else strong
                 ran = tuple(a for a in judges_of if (region.path, sym.needs) in executed[a])
                 sym_results.append((sym.qualname, ran))
                 then = grandfathered.get(region.old_path or region.path)
@@ -371,6 +375,7 @@ def evaluate(gi: GateInput) -> Verdict:
         region_verdicts.append(RegionVerdict(region, need, have, region_voters, tuple(sym_results)))
 
     # Mutation numbness: a changed symbol whose every mutant survived its voters.
+    newcomer_set = set(newcomers)
     by_symbol: Dict[Tuple[str, str], List[MutantResult]] = {}
     for m in gi.mutants:
         by_symbol.setdefault((m.path, m.symbol), []).append(m)
@@ -385,11 +390,13 @@ def evaluate(gi: GateInput) -> Verdict:
         # Code judged only by oracles new in this diff (written with it) must show its values are
         # judged: a kill of a crash-like mutant alone is no evidence.
         fine = [m for m in ran if not m.coarse]
-        only_new = ran and not any(a in voter_set for m in ran for a in m.oracles)
-        if only_new and fine and all(m.status == "survived" for m in fine):
+        fine_survived = [m for m in fine if m.status == "survived"]
+        only_new = bool(newcomer_set) and all(m.oracles and set(m.oracles) <= newcomer_set for m in ran)
+        if only_new and fine and 2 * len(fine_survived) >= len(fine):
             reasons.append(Reason("NUMB", Severity.PRODUCT,
-                                  f"NUMB {path}:{symbol} survived={len(fine)}/{len(fine)} value mutant(s) "
-                                  f"(its new oracles noticed only crash-like mutants: e.g. {fine[0].description})", path))
+                                  f"NUMB {path}:{symbol} survived={len(fine_survived)}/{len(fine)} value mutant(s) "
+                                  f"(code only its new oracles judge needs most of its value mutants killed: "
+                                  f"e.g. {fine_survived[0].description})", path))
 
     # Freezes the diff adds must each be observed failing in this very run.
     observed = {(c.signature, normalize_name(c.nodeid), c.exception)

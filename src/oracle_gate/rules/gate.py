@@ -40,7 +40,7 @@ from oracle_gate.core.baseline import Baseline, BaselineError
 from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
 from oracle_gate.core.markers import added_markers, judge_config_change
 from oracle_gate.core.mutants import MutantTooLarge, MutationUnsupported, encode_mutant_env, mutants
-from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, symbol_for_code
+from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
 from oracle_gate.rules.base_facts import BaseFactsError, load_or_build
@@ -447,6 +447,10 @@ def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
 
 def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolEvidence, ...]:
     out: List[V.ChangedSymbolEvidence] = []
+    # Added code that new oracles may judge: nothing existing uses it and nothing was deleted (a
+    # move or a rename is a deletion and an addition, so the base's judges keep that code).
+    moved = any(r.status in ("deleted", "reclassified") or r.old_path for r in comp.regions)
+    used: Set[str] = set()
     for region in comp.regions:
         if region.status in ("audited", "deleted") or not _is_py(region.path):
             continue
@@ -454,8 +458,11 @@ def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolE
         after = src.head.get(region.path)
         try:
             found = changed_symbols(before, after)
+            existing = [s.qualname for s in found if s.change == "changed"]
+            used |= names_used(after, existing) if after is not None and existing else set()
         except SourceError:
             found = ()
+        moved = moved or any(s.change == "deleted" for s in found)
         if region.old_path and not found:
             out.append(V.ChangedSymbolEvidence(region.path, MODULE, "module", "changed", MODULE))
         for s in found:
@@ -463,7 +470,8 @@ def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolE
             if s.kind == "class" and s.change != "deleted":
                 needs = s.qualname
             out.append(V.ChangedSymbolEvidence(region.path, s.qualname, s.kind, s.change, needs))
-    return tuple(out)
+    return tuple(dataclasses.replace(s, newly_judgeable=not moved and short_name(s.qualname) not in used)
+                 if s.change == "added" else s for s in out)
 
 
 def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparison, src: Sources,
@@ -544,7 +552,6 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     executed = {r.address: r.executed for r in runs}
     classes = {**comp.newcomer_classes, **comp.class_of}
-    added_regions = {r.path for r in comp.regions if r.status == "added"}
     planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
     results: List[V.MutantResult] = []
     budget = int(policy.mutation_budget)
@@ -568,8 +575,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             made = mutants(text, path, ranges, min(budget, int(policy.mutants_per_symbol) * len(ranges)))
         except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
             continue
-        added = {s.qualname for s in syms if s.change == "added"} | (
-            {s.qualname for s in syms} if path in added_regions else set())
+        added = {s.qualname for s in syms if s.change == "added" and s.newly_judgeable}
         for m in made:
             # Existing code is judged by the base's voters; code new in this diff by new oracles too.
             judges = (*verdict.voters, *verdict.newcomers) if m.symbol in added else verdict.voters
