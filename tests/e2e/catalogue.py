@@ -254,42 +254,7 @@ def _batched_refactor_with_new_test(repo: Repo) -> None:
                                          "def test_a_rate_is_an_int():\n    assert isinstance(tax(100, 10), int)\n")
 
 
-def _new_api_weak_property(repo: Repo) -> None:
-    """A new function that loses cents, and its own new property that checks only the shape."""
-    repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
-                 "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n\n\n"
-                 "def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
-                 "    scale = sum(weights)\n"
-                 "    return [total_cents * w // scale for w in weights]\n")
-    repo.write("oracle/properties/test_split_weighted_props.py",
-               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
-               "from billing.money import split_weighted\n\n\n"
-               "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
-               "def test_one_share_per_weight(total, weights):\n"
-               "    assert len(split_weighted(total, weights)) == len(weights)\n")
-
-
-def _changed_code_new_judge(repo: Repo) -> None:
-    """An existing function no base oracle ran, broken, with a new property that passes on it."""
-    repo.replace("src/billing/money.py", "    return [total_cents * w // scale for w in weights]\n",
-                 "    return [total_cents * w // scale - 1 for w in weights]\n")
-    repo.write("oracle/properties/test_split_weighted_props.py",
-               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
-               "from billing.money import split_weighted\n\n\n"
-               "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
-               "def test_shares_never_exceed_the_total(total, weights):\n"
-               "    assert sum(split_weighted(total, weights)) <= total\n")
-
-
-def _unjudged_function_base(repo: Repo) -> None:
-    repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
-                 "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n\n\n"
-                 "def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
-                 "    scale = sum(weights)\n"
-                 "    return [total_cents * w // scale for w in weights]\n")
-
-
-# -- A second outside attacker, against "new code, new judges" (each seen to merge first) ----------
+# The example's `split`, and a weighted split the new-code entries add or break.
 _SPLIT_END = "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n"
 _WEIGHTED = ("def split_weighted(total_cents: int, weights: List[int]) -> List[int]:\n"
              "    scale = sum(weights)\n    return [total_cents * w // scale for w in weights]\n")
@@ -304,6 +269,25 @@ _MIN_PARTS = ("def split(total_cents: int, parts: int) -> List[int]:\n    if par
               "_MIN_PARTS = 1\n\n\ndef split(total_cents: int, parts: int) -> List[int]:\n    if parts < _MIN_PARTS:\n")
 
 
+def _new_api_weak_property(repo: Repo) -> None:
+    """A new function that loses cents, and its own new property that checks only the shape."""
+    _unjudged_function_base(repo)
+    repo.write("oracle/properties/test_split_weighted_props.py",
+               _WEAK_WEIGHTED_PROP.split("    assert sum(")[0].replace("test_shares_are_bounded", "test_one_share_per_weight"))
+
+
+def _changed_code_new_judge(repo: Repo) -> None:
+    """An existing function no base oracle ran, broken, with a new property that passes on it."""
+    repo.replace("src/billing/money.py", "    return [total_cents * w // scale for w in weights]\n",
+                 "    return [total_cents * w // scale - 1 for w in weights]\n")
+    repo.write("oracle/properties/test_split_weighted_props.py", _WEAK_WEIGHTED_PROP)
+
+
+def _unjudged_function_base(repo: Repo) -> None:
+    repo.replace("src/billing/money.py", _SPLIT_END, _SPLIT_END + "\n\n" + _WEIGHTED)
+
+
+# -- A second outside attacker, against "new code, new judges" (each seen to merge first) ----------
 def _rename_behind_alias(repo: Repo) -> None:
     """An existing function renamed (so it counts as added), broken, judged by a weak new property;
     the old name is an alias, and a module constant that a base property exercises shields it."""
@@ -326,7 +310,7 @@ def _move_to_new_module(repo: Repo) -> None:
 
 def _new_api_one_value_kill(repo: Repo) -> None:
     """A new function that loses cents; its new property kills one value mutant (`sum <= total`)."""
-    repo.replace("src/billing/money.py", _SPLIT_END, _SPLIT_END + "\n\n" + _WEIGHTED)
+    _unjudged_function_base(repo)
     repo.write("oracle/properties/test_split_weighted_props.py", _WEAK_WEIGHTED_PROP)
 
 
