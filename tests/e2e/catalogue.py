@@ -204,20 +204,22 @@ def _new_uncalled_function(repo: Repo) -> None:
                                         "    return [-s for s in split(total_cents, parts + 1)]\n")
 
 
+def _amount_due_starts_with(repo: Repo, body: str) -> None:
+    """Production code that runs first in `tax.amount_due`, which the tax properties call."""
+    header = "def amount_due(cents: int, rate_bp: int) -> int:\n"
+    repo.replace("src/billing/tax.py", header, header + body)
+
+
 def _keyboard_interrupt(repo: Repo) -> None:
-    repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
-                 "def amount_due(cents: int, rate_bp: int) -> int:\n    raise KeyboardInterrupt\n")
+    _amount_due_starts_with(repo, "    raise KeyboardInterrupt\n")
 
 
 def _os_exit(repo: Repo) -> None:
-    repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
-                 "def amount_due(cents: int, rate_bp: int) -> int:\n    import os\n    os._exit(0)\n")
+    _amount_due_starts_with(repo, "    import os\n    os._exit(0)\n")
 
 
 def _self_kill(repo: Repo) -> None:
-    repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
-                 "def amount_due(cents: int, rate_bp: int) -> int:\n    import os\n    import signal\n"
-                 "    os.kill(os.getpid(), signal.SIGKILL)\n")
+    _amount_due_starts_with(repo, "    import os\n    import signal\n    os.kill(os.getpid(), signal.SIGKILL)\n")
 
 
 def _batched_base(repo: Repo) -> None:
@@ -334,10 +336,9 @@ def _branch_to_new_helper(repo: Repo) -> None:
 
 
 def _pytest_exit_dynamic(repo: Repo) -> None:
-    repo.replace("src/billing/tax.py", "def amount_due(cents: int, rate_bp: int) -> int:\n",
-                 "def amount_due(cents: int, rate_bp: int) -> int:\n"
-                 "    runner = __import__('sys').modules.get('py' + 'test')\n"
-                 "    if runner is not None and cents > 10**8:\n        getattr(runner, 'exit')('done', returncode=0)\n")
+    _amount_due_starts_with(repo, "    runner = __import__('sys').modules.get('py' + 'test')\n"
+                                  "    if runner is not None and cents > 10**8:\n"
+                                  "        getattr(runner, 'exit')('done', returncode=0)\n")
 
 
 def _fixture_rewritten_at_import(repo: Repo) -> None:
