@@ -147,6 +147,11 @@ class Comparison:
     def newcomer_classes(self) -> Dict[str, OracleClass]:
         return {a: OracleClass(c) for a, c in self.newcomers}
 
+    @property
+    def judge_classes(self) -> Dict[str, OracleClass]:
+        """The class of every test that may judge something on this diff: voters and new oracles."""
+        return {**self.newcomer_classes, **self.class_of}
+
     def lane_paths(self, lane: str) -> List[str]:
         return sorted(c.path for c in self.changes if lane in c.lanes)
 

@@ -317,7 +317,7 @@ def evaluate(gi: GateInput) -> Verdict:
     voter_set = set(voters)
     # New code, new judges: a new P/L oracle that passed judges added regions and added symbols only.
     newcomers = sorted(a for a in fresh if a in judged and judged[a].passed and a not in voter_set)
-    class_of = {**fresh, **classes}
+    class_of = comp.judge_classes
 
     executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in (*voters, *newcomers)}
     symbols_by_path: Dict[str, List[ChangedSymbolEvidence]] = {}

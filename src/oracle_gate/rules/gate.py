@@ -551,7 +551,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
     """Mutants of each changed symbol, each run against the voters (P or L) that executed it."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     executed = {r.address: r.executed for r in runs}
-    classes = {**comp.newcomer_classes, **comp.class_of}
+    classes = comp.judge_classes
     planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
     results: List[V.MutantResult] = []
     budget = int(policy.mutation_budget)
