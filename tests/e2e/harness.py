@@ -7,11 +7,13 @@ so only the first run on a machine pays for resolves.
 """
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,6 +61,39 @@ class GateRun(Run):
 # right after an edit can still see the old content (seen here under load: a broken module judged
 # by the results of the intact one). Runs on a warm daemon wait this long after the last change.
 SETTLE_SECONDS = 2.5
+# The Pants client gives a starting pantsd 60 s (hard-coded in 2.17); on a loaded machine start-up
+# takes longer and the run fails before it did anything. Such a run is repeated once the daemon is up.
+PANTSD_START_TIMEOUT = "while waiting for pantsd to start"
+PANTSD_START_PATIENCE = 600
+# Every repository that started a daemon, so none outlives the test session (also on failure).
+_DAEMONS: "set[Repo]" = set()
+# And if this process is killed (a Pants test timeout sends SIGKILL, so atexit never runs): a
+# watchdog per repository stops its daemon once this process is gone.
+WATCHDOG = """
+import glob, os, signal, sys, time
+owner, root = int(sys.argv[1]), sys.argv[2]
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except OSError:
+        return False
+while alive(owner):
+    time.sleep(2)
+for pid_file in glob.glob(os.path.join(root, ".pids", "*", "pantsd", "pid")):
+    try:
+        os.kill(int(open(pid_file).read().strip()), signal.SIGTERM)
+    except (OSError, ValueError):
+        pass
+"""
+
+
+def _stop_every_daemon() -> None:
+    for repo in list(_DAEMONS):
+        repo.stop_pantsd()
+
+
+atexit.register(_stop_every_daemon)
 
 
 class Repo:
@@ -67,12 +102,37 @@ class Repo:
         self.pantsd = pantsd  # tests start cold on purpose; the demo keeps a daemon warm
         self.changed_at = 0.0
 
-    def stop_pantsd(self) -> None:
+    def _daemon_pids(self) -> List[int]:
+        pids = []
         for pid_file in self.root.glob(".pids/*/pantsd/pid"):
             try:
-                os.kill(int(pid_file.read_text().strip()), 15)
+                pids.append(int(pid_file.read_text().strip()))
             except (ValueError, OSError):
                 pass
+        return pids
+
+    def stop_pantsd(self) -> None:
+        """SIGTERM to this repository's daemon, SIGKILL after 10 s; returns once it is gone."""
+        _DAEMONS.discard(self)
+        for pid in self._daemon_pids():
+            for sig, wait in ((15, 10.0), (9, 5.0)):
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    break
+                deadline = time.monotonic() + wait
+                while time.monotonic() < deadline and _alive(pid):
+                    time.sleep(0.1)
+                if not _alive(pid):
+                    break
+
+    def _await_daemon(self) -> None:
+        """Wait (bounded) until a starting daemon has written its pid and port."""
+        deadline = time.monotonic() + PANTSD_START_PATIENCE
+        while time.monotonic() < deadline:
+            if any(p.parent.joinpath("socket").exists() for p in self.root.glob(".pids/*/pantsd/pid")):
+                return
+            time.sleep(1)
 
     # -- files ---------------------------------------------------------------------------
     def path(self, rel: str) -> Path:
@@ -130,11 +190,19 @@ class Repo:
     def pants(self, *args: str, timeout: int = 1800, env: Optional[Dict[str, str]] = None) -> Run:
         if self.pantsd:
             time.sleep(max(0.0, SETTLE_SECONDS - (time.monotonic() - self.changed_at)))
+            if self not in _DAEMONS:
+                _DAEMONS.add(self)
+                subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.root)],
+                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                 start_new_session=True)
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}, **(env or {})}
-        proc = subprocess.run(
-            ["./pants", "--pantsd" if self.pantsd else "--no-pantsd", "--no-dynamic-ui", *args], cwd=self.root, env=env,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=timeout,
-        )
+        argv = ["./pants", "--pantsd" if self.pantsd else "--no-pantsd", "--no-dynamic-ui", *args]
+        for attempt in (1, 2):
+            proc = subprocess.run(argv, cwd=self.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, timeout=timeout)
+            if not (self.pantsd and proc.returncode != 0 and PANTSD_START_TIMEOUT in proc.stderr and attempt == 1):
+                break
+            self._await_daemon()
         return Run(proc.returncode, proc.stdout, proc.stderr)
 
     def gate(self, *args: str, base: str = "main", env: Optional[Dict[str, str]] = None) -> GateRun:
@@ -147,6 +215,18 @@ class Repo:
         if data is not None:
             check_report_schema(data)
         return GateRun(run.exit_code, run.stdout, run.stderr, data)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:  # a zombie child of ours is gone for every purpose here
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True
 
 
 def check_report_schema(report: dict) -> None:

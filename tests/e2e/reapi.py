@@ -1,9 +1,11 @@
 """A real Remote Execution API server for end-to-end tests: BuildGrid on 127.0.0.1.
 
-`build-support/ci/install-buildgrid.sh` installs BuildGrid (`.ci/run` calls it); this module starts
-`bgd server start` with a CAS, a ByteStream and an LRU action cache on a free loopback port and a
-temporary disk store, waits until it accepts connections, and always stops and reaps it, also when
-the test fails. Without BuildGrid the fixture fails (never skips) with the command to run.
+`build-support/ci/install-buildgrid.sh` installs BuildGrid from PyPI into a cached virtualenv; the
+fixture runs it first (a finished install is reused in about a second), so `pants test ::` needs no
+step before it on a fresh machine. It then starts `bgd server start` with a CAS, a ByteStream and an
+LRU action cache on a free loopback port and a temporary disk store, waits until it accepts
+connections, and always stops and reaps it, also when the test fails. If BuildGrid cannot be
+installed the fixture fails (never skips) with the installer's own message.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from typing import Iterator, List
 import pytest
 
 INSTANCE = "oracle-gate"
-INSTALL = "bash build-support/ci/install-buildgrid.sh"
+INSTALLER = Path(__file__).resolve().parents[2] / "build-support" / "ci" / "install-buildgrid.sh"
 
 CONFIG = """\
 server:
@@ -57,9 +59,13 @@ def buildgrid_dir() -> Path:
 
 
 def find_bgd() -> Path:
+    """BuildGrid's `bgd`, installed by the repository's own installer when it is not there yet."""
     bgd = buildgrid_dir() / "bgd"
-    if not (bgd.exists() and os.access(bgd, os.X_OK)):
-        pytest.fail(f"BuildGrid is not installed (no {bgd}): run `{INSTALL}` first (.ci/run does)", pytrace=False)
+    proc = subprocess.run(["bash", str(INSTALLER)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, timeout=1200, env={**os.environ, "ORACLE_GATE_BUILDGRID_DIR": str(buildgrid_dir())})
+    if proc.returncode != 0 or not (bgd.exists() and os.access(bgd, os.X_OK)):
+        pytest.fail(f"BuildGrid could not be installed by {INSTALLER.name} (exit {proc.returncode}):\n{proc.stdout}",
+                    pytrace=False)
     return bgd
 
 
