@@ -3,7 +3,7 @@
 
 For each entry (a Python, a pytest, a Hypothesis) it builds a venv (cached under
 ~/.cache/oracle-gate-recorder-matrix, keyed by the versions), ships the plugin as the setup hook
-does (package `_oracle_gate_sandbox` plus a pytest11 dist-info), and runs suite.py one test file
+does (package `_oracle_gate_sandbox` behind its boot shims, plus a pytest11 dist-info), and runs suite.py one test file
 per pytest session, with and without the plugin. It checks that
   - each session ends with the same exit status and the same per-test outcomes either way
     (the plugin never changes an outcome),
@@ -168,12 +168,13 @@ def plugin_core_modules() -> List[str]:
 
 
 def hook_constants() -> Dict[str, object]:
-    """SANDBOX_PACKAGE, DIST_INFO, CORE_MODULES and SANDBOX_MODULES of the setup hook, read
+    """The setup hook's layout constants (package names, dist-info, modules, boot templates), read
     without importing Pants."""
     constants = {}
     for node in ast.parse(HOOK.read_text()).body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            if node.targets[0].id in ("SANDBOX_PACKAGE", "DIST_INFO", "CORE_MODULES", "SANDBOX_MODULES"):
+            if node.targets[0].id in ("SANDBOX_PACKAGE", "BOOT_PACKAGE", "DIST_INFO", "CORE_MODULES", "SANDBOX_MODULES",
+                                      "BOOT_RUNTIME", "BOOT_SHIM"):
                 constants[node.targets[0].id] = ast.literal_eval(node.value)
     return constants
 
@@ -182,8 +183,11 @@ def build_runtime(dest: Path) -> Path:
     """What sandbox_setup.sandbox_runtime writes (the recorder's entry point only), with the core
     modules the plugin imports."""
     hook = hook_constants()
-    package = dest / str(hook["SANDBOX_PACKAGE"])
+    name, boot = str(hook["SANDBOX_PACKAGE"]), dest / str(hook["BOOT_PACKAGE"])
+    package = boot / "runtime" / name
     files = {
+        boot / "runtime_path.py": str(hook["BOOT_RUNTIME"]).format(package=name),
+        boot / "plugin.py": str(hook["BOOT_SHIM"]).format(package=name, module="plugin"),
         package / "__init__.py": "",
         package / "sandbox" / "__init__.py": "",
         package / "sandbox" / "plugin.py": PLUGIN.read_text(),
@@ -191,7 +195,7 @@ def build_runtime(dest: Path) -> Path:
            for m in hook.get("SANDBOX_MODULES", ()) if m != "plugin"},  # type: ignore[union-attr]
         dest / str(hook["DIST_INFO"]) / "METADATA": "Metadata-Version: 2.1\nName: oracle-gate-sandbox\nVersion: 1.0\n",
         dest / str(hook["DIST_INFO"]) / "entry_points.txt":
-            f"[pytest11]\noracle_gate = {hook['SANDBOX_PACKAGE']}.sandbox.plugin\n",
+            f"[pytest11]\noracle_gate = {hook['BOOT_PACKAGE']}.plugin\n",
     }
     for module in plugin_core_modules():
         files[package / "core" / f"{module}.py"] = (CORE / f"{module}.py").read_text()
@@ -224,13 +228,15 @@ def _junit(path: Path) -> Optional[Dict[str, str]]:
 
 def run_session(python: Path, work: Path, test_file: str, runtime: Optional[Path], env: Dict[str, str],
                 args: Tuple[str, ...] = ()) -> Session:
-    """One pytest session over one test file of a fresh copy of the suite (cwd = its root)."""
+    """One pytest session over one test file of a fresh copy of the suite (cwd = its root). The
+    runtime goes into the root, as the setup hook puts it under the test's source root."""
     root = Path(tempfile.mkdtemp(prefix="run-", dir=str(work)))
     suite.write(root)
     full_env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", str(root)),
                 "LANG": "C.UTF-8", "PYTHONHASHSEED": "0", **env}
     if runtime is not None:
-        full_env["PYTHONPATH"] = str(runtime)
+        shutil.copytree(str(runtime), str(root), dirs_exist_ok=True)
+        full_env["PYTHONPATH"] = str(root)
     argv = [str(python), "-m", "pytest", "-p", "no:cacheprovider", "--junit-xml=junit.xml",
             *args, *suite.RUNS[test_file], test_file]
     proc = subprocess.run(argv, cwd=str(root), env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -413,8 +419,10 @@ def _check_mutants(python: Path, work: Path, runtime: Path) -> List[str]:
 
 
 def _check_coverage(python: Path, work: Path, runtime: Path) -> List[str]:
-    """Under pytest-cov: the same outcomes and the same covered lines with the recorder, which
-    still records (coverage traces, the recorder profiles or monitors: they coexist)."""
+    """Under pytest-cov (`--cov=.`, the sandbox root, as Pants passes a source root "/"): the same
+    outcomes, the same covered lines and the same measured files with the recorder, which still
+    records (coverage traces, the recorder profiles or monitors: they coexist); and a report made
+    where the recorder's files are absent (Pants' report step) still succeeds."""
     problems = []
     for test_file in ("test_outcomes.py", "test_props.py"):
         plain, recorded = (run_session(python, work, test_file, r, {}, ("--cov=.", "--cov-report=json"))
@@ -426,6 +434,16 @@ def _check_coverage(python: Path, work: Path, runtime: Path) -> List[str]:
         if lines[0] is None or lines[0] != lines[1] or ("calc.py", _line_of(suite.CALC, "def add"), "add") not in executed:
             problems.append(f"coverage: {test_file} covered calc.py lines {lines[0]} without the recorder, "
                             f"{lines[1]} with it; recorded {executed}")
+        measured = [sorted(json.loads((s.root / "coverage.json").read_text())["files"])
+                    if (s.root / "coverage.json").is_file() else None for s in (plain, recorded)]
+        if measured[0] != measured[1]:
+            problems.append(f"coverage: {test_file} measured {measured[0]} without the recorder, {measured[1]} with it")
+        for entry in runtime.iterdir():  # Pants reports in a sandbox holding the sources only
+            shutil.rmtree(str(recorded.root / entry.name))
+        report = subprocess.run([str(python), "-m", "coverage", "json", "-o", "report.json"], cwd=str(recorded.root),
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        if report.returncode != 0:
+            problems.append(f"coverage: {test_file}: a report without the recorder's files fails: {report.stdout.strip()}")
     return problems
 
 

@@ -57,6 +57,7 @@ class Tree:
     skip: Set[str] = field(default_factory=set)
     options: Dict[str, Any] = field(default_factory=dict)
     ledger: bool = True
+    requirements: Dict[str, str] = field(default_factory=dict)  # address (`3rdparty:<name>`) -> pinned version
 
     def copy(self) -> "Tree":
         return copy.deepcopy(self)
@@ -67,7 +68,7 @@ class Tree:
         return f"oracle/fixtures/{address.split(':', 1)[1]}.json"
 
     def addresses(self) -> Set[str]:
-        return set(self.production) | set(self.tests) | set(self.fixtures) | set(self.utils)
+        return set(self.production) | set(self.tests) | set(self.fixtures) | set(self.utils) | set(self.requirements)
 
     def users(self, address: str) -> Set[str]:
         return {u for d, u in self.edges if d == address}
@@ -146,6 +147,10 @@ class Tree:
             texts[f"sha256:{path}"] = sha
         for address, path in self.utils.items():
             targets.append(TargetFact(address, "python_source", F.TEST_UTIL, (path,), fields=(("source", digest(path)),)))
+        for address, version in self.requirements.items():
+            name = address.split(":", 1)[1]
+            targets.append(TargetFact(address, "python_requirement", F.DEPENDENCY, requirements=(name,),
+                                      fields=(("requirements", digest(f"{name}=={version}")),)))
         if self.ledger:
             targets.append(TargetFact("oracle:ledger", "freeze_ledger", F.FREEZE_LEDGER, (LEDGER_PATH,), governs=("",),
                                       fields=(("governs", digest(("",))), ("source", digest(LEDGER_PATH)))))
@@ -194,7 +199,11 @@ def trees(draw: Any, min_production: int = 1, min_properties: int = 0, min_fixtu
         edges |= draw(st.sets(pairs, max_size=3))
     skip = draw(st.sets(st.sampled_from(test_list), max_size=1)) if test_list else set()
     options = draw(st.dictionaries(st.sampled_from(JUDGE_OPTIONS), option_values, max_size=3))
-    return Tree(production, tests, fixtures, utils, edges, skip, options, draw(st.booleans()))
+    # Third-party requirements, used by production code or by tests only.
+    requirements = {f"3rdparty:r{i}": "1.0" for i in range(draw(st.integers(0, 2)))}
+    for r in sorted(requirements):
+        edges |= {(r, u) for u in draw(st.sets(st.sampled_from(prods + test_list), max_size=2))}
+    return Tree(production, tests, fixtures, utils, edges, skip, options, draw(st.booleans()), requirements)
 
 
 # -- generated gate inputs ------------------------------------------------------------------------------

@@ -360,3 +360,24 @@ def test_deleting_a_class_e_test_demotes_nothing(tree, data):
     comp = judge(tree, head, [Change(gone, "D")])
     assert comp.demoted == () and comp.findings == ()
     assert comp.lane_paths("test") == [gone]
+
+
+# -- dependencies -----------------------------------------------------------------------------------
+
+@given(trees(), st.data())
+def test_a_requirement_bump_judges_exactly_the_production_that_depends_on_it_at_its_own_floor(tree, data):
+    if not tree.requirements:
+        tree.requirements["3rdparty:r0"] = "1.0"
+        tree.edges.add(("3rdparty:r0", sorted(tree.production)[0]))
+    r = data.draw(st.sampled_from(sorted(tree.requirements)))
+    head = tree.copy()
+    head.requirements[r] = "2.0"
+    comp = judge(tree, head, [Change("3rdparty/BUILD", "M")])
+    readers = {a for a in tree.reach([r]) if a in tree.production}
+    # Never a region of its own; every reader judged once, at the floor of its own kind.
+    assert {(x.address, x.status) for x in comp.regions} == {(a, "dependency") for a in readers}
+    for x in comp.regions:
+        kind = tree.production[x.address]
+        assert x.required == (RegionKind(kind).floor.value if kind else None)
+    assert all(f.code == "ORACLE_CHANGE" for f in comp.findings)  # only when judges alone depend on it
+    assert (r in dict((c.path, c.lanes) for c in comp.changes)) and bool(readers) == comp.production_changed

@@ -1,6 +1,6 @@
-"""Laws of region suggestions and of the BUILD edits that apply them: deterministic, monotone in
-the evidence, indifferent to input order, and the edits round-trip (applied to the targets as
-data, every file gets exactly its suggested kind, and a second run has nothing left to do)."""
+"""Laws of region suggestions and of the region table that applies them: deterministic, monotone
+in the evidence, indifferent to input order, and the table round-trips (every path resolves to its
+suggested kind, reviewed entries survive, and a second run has nothing left to add)."""
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -8,16 +8,13 @@ from oracle_gate.core.regions import (
     DEFAULT_RULES,
     PRECEDENCE,
     RANK,
-    Generator,
-    RegionConfig,
     TargetFacts,
-    apply_edits,
-    build_edits,
     imports_of_source,
-    effective_kinds,
-    render_edits,
     suggest,
     suggest_all,
+    table_from_suggestions,
+    table_key_error,
+    table_region,
 )
 
 # Names that hit rules (patterns, their children) and names that hit none.
@@ -57,76 +54,30 @@ def test_suggestions_ignore_input_order(fs, rnd):
     assert suggest_all(shuffled) == suggest_all(fs)
 
 
-# -- BUILD edits ----------------------------------------------------------------------------------
+# -- the region table ---------------------------------------------------------------------------------
 dirs = st.sampled_from(["", "src", "src/a", "src/a/x", "src/a/y", "src/b", "tests", "tests/a"])
 kinds = st.sampled_from(PRECEDENCE)
-optional_kind = st.one_of(st.none(), kinds)
+paths = st.builds(lambda d, i: f"{d}/m{i}.py" if d else f"m{i}.py", dirs, st.integers(0, 4))
+reviewed = st.dictionaries(st.sampled_from(["**", "src/**", "src/a/**", "tests/**", "src/a/m1.py"]), kinds)
 
 
-@st.composite
-def generators(draw):
-    out = []
-    for i, directory in enumerate(draw(st.lists(dirs, min_size=1, max_size=6))):
-        shape = draw(st.sampled_from(["sources", "test_utils", "single"]))
-        if shape == "single":
-            files = ((f"f{i}.py", draw(kinds)),)
-            out.append(Generator(directory, f"t{i}", "python_source", files, accepts_overrides=False))
-            continue
-        n = draw(st.integers(1, 5))
-        files = tuple((f"m{j}.py", draw(kinds)) for j in range(n))
-        if shape == "sources":
-            out.append(Generator(directory, f"t{i}", "python_sources", files))
-        else:
-            out.append(Generator(directory, f"t{i}", "python_test_utils", files,
-                                 field_on_generator=False, reached_by_defaults=False))
-    return out
+@given(st.dictionaries(paths, kinds), reviewed)
+def test_a_table_gives_every_suggested_path_its_kind_keeps_reviewed_entries_and_is_idempotent(suggested, existing):
+    table = table_from_suggestions(suggested, existing)
+    assert all(table_key_error(k, v) is None for k, v in table.items())
+    assert {k: table[k] for k in existing} == existing  # reviewed entries survive
+    for path, kind in suggested.items():  # decided by the reviewed entries, or given its suggestion
+        assert table_region(table, path) == (table_region(existing, path) or kind)
+    assert table_from_suggestions(suggested, table) == table
+    # Never longer than the obvious table (every undecided path its own entry).
+    assert len(table) - len(existing) <= sum(1 for p in suggested if table_region(existing, p) is None)
 
 
-@st.composite
-def existing_configs(draw, gens):
-    defaults = {d: draw(kinds) for d in draw(st.lists(dirs, max_size=3))}
-    fields = {g.address: draw(kinds) for g in gens if g.field_on_generator and draw(st.booleans())}
-    overrides = {(g.address, f): draw(kinds) for g in gens if g.accepts_overrides
-                 for f, _ in g.files if draw(st.integers(0, 3)) == 0}
-    return RegionConfig.of(defaults, fields, overrides)
-
-
-def wanted(gens):
-    return {(g.address, f): k for g in gens for f, k in g.files}
-
-
-@given(st.data())
-def test_edits_round_trip_and_leave_nothing_to_do(data):
-    gens = data.draw(generators())
-    existing = data.draw(existing_configs(gens))
-    edits = build_edits(gens, existing)
-    after = apply_edits(existing, edits)
-    assert effective_kinds(after, gens) == wanted(gens)
-    assert build_edits(gens, after) == []
-    rendered = render_edits(edits)
-    assert sorted(rendered) == sorted({e.build_file for e in edits})
-
-
-@given(st.data())
-def test_edits_are_no_longer_than_one_override_per_wrong_file(data):
-    # The obvious fix (set every wrongly-kinded file's override, or a single target's field) is
-    # always available; the plan is never longer, and a right configuration needs no edit.
-    gens = data.draw(generators())
-    existing = data.draw(existing_configs(gens))
-    now = effective_kinds(existing, gens)
-    wrong = sum(1 for key, kind in wanted(gens).items() if now[key] != kind)
-    assert len(build_edits(gens, existing)) <= wrong
-
-
-@given(st.data(), st.randoms(use_true_random=False))
-def test_edits_ignore_input_order(data, rnd):
-    gens = data.draw(generators())
-    existing = data.draw(existing_configs(gens))
-    shuffled = [Generator(g.directory, g.name, g.alias, tuple(rnd.sample(g.files, len(g.files))),
-                          g.field_on_generator, g.reached_by_defaults, g.accepts_overrides) for g in gens]
-    rnd.shuffle(shuffled)
-    assert build_edits(shuffled, existing) == build_edits(gens, existing)
-    assert render_edits(build_edits(shuffled, existing)) == render_edits(build_edits(gens, existing))
+@given(st.dictionaries(paths, kinds), reviewed, st.randoms(use_true_random=False))
+def test_a_table_ignores_input_order(suggested, existing, rnd):
+    items = list(suggested.items())
+    rnd.shuffle(items)
+    assert table_from_suggestions(dict(items), existing) == table_from_suggestions(suggested, existing)
 
 
 # -- import extraction ----------------------------------------------------------------------------
@@ -146,3 +97,4 @@ def test_token_scan_agrees_with_the_parser(lines, module, is_package):
     source = "\n".join(lines) + "\n"
     unparsable = source + "y = 1 +* 2\n"  # no Python parses this: the token scan reads it
     assert imports_of_source(unparsable, module, is_package) == imports_of_source(source, module, is_package)
+

@@ -57,7 +57,10 @@ class OracleRegionField(StringField):
         oracle (P, an `oracle_properties` target); `state` and `io` need at least a locked
         fixture (L, a test that depends on a `locked_fixture`). A changed production file
         without a region fails `oracle-gate` closed (UNMAPPED). Set it per target, per file
-        through `overrides`, or for a directory tree through `__defaults__`.
+        through `overrides`, or for a directory tree through `__defaults__`. A data file
+        (`resource`, `file`) without one is judged through the production code that reads it.
+        On `python_requirement(s)` it is accepted and has no effect: a requirement is never a
+        region; when it (or its lockfile pin) changes, the code that depends on it is judged.
         """
     )
 

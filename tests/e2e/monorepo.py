@@ -12,6 +12,8 @@ adoption hard in the real repository:
   `client/config.py` (pure);
 - `python_test_utils` twice: `src/ai/backend/testutils` (helpers) and `tests/manager/conftest.py`
   (a fixture over a `files` fixture directory);
+- tracked files no target owns: `MANIFEST.in`, a Gradle-built generator under `codegen/`, an
+  empty `tests/__init__.py` marker;
 - environment-bound tests: a `skipif` on an unset variable, a `skipif` on a missing `docker`
   binary (passes where docker is on the sandbox PATH), an `xfail` while etcd is absent, and a
   test that fails because the manager it talks to is not running (127.0.0.1, an unused port).
@@ -97,6 +99,11 @@ FILES: Dict[str, str] = {
     ".gitignore": "dist/\n.pants.d/\n.pids/\n__pycache__/\n",
     "requirements.txt": "hypothesis==6.141.1\npytest==7.0.1\n",
     "BUILD": 'python_requirements(name="reqs", source="requirements.txt")\n',
+    # Tracked files no Pants target owns: packaging, another build system's generator, test data.
+    "MANIFEST.in": "include README.md\n",
+    "codegen/build.gradle": "apply plugin: 'java'\n",
+    "codegen/src/main/java/Gen.java": "public class Gen {}\n",
+    "tests/__init__.py": "",
     # -- common ---------------------------------------------------------------------------
     "src/ai/backend/common/BUILD": textwrap.dedent("""\
         python_sources(name="src", dependencies=[":resources"])

@@ -18,16 +18,27 @@ def adopted(tmp_path_factory) -> Repo:
     second = repo.pants("oracle-regions", "::")
     assert first.exit_code == 0 and first.stdout == second.stdout, first.output  # stable
     suggested = {l.split()[1]: l.split()[2].rstrip(":") for l in first.stdout.splitlines() if l.startswith("SUGGEST ")}
-    # Production code and the data it reads; test utilities are test plumbing, not regions.
-    assert suggested == {p: k for p, k in SHAPES.items() if "/testutils/" not in p}, suggested
+    # Production code only: test utilities are test plumbing, data files are judged through the
+    # code that reads them, requirements through the code that uses them.
+    assert suggested == {p: k for p, k in SHAPES.items() if "/testutils/" not in p and p.endswith(".py")}, suggested
+    # Every unowned tracked path is listed as reviewed policy, whole unowned trees as one glob.
+    assert [l for l in first.stdout.splitlines() if l.startswith("UNOWNED ")] == [
+        "UNOWNED MANIFEST.in (1 path no target owns)", "UNOWNED codegen/* (2 paths no target owns)",
+        "UNOWNED pants (1 path no target owns)", "UNOWNED tests/__init__.py (1 path no target owns)"], first.stdout
     written = repo.pants("oracle-regions", "--oracle-regions-write", "::")
     assert written.exit_code == 0, written.output
-    # Every production target has its region now: nothing left to suggest.
-    assert "nothing to suggest" in repo.pants("oracle-regions", "::").stdout
+    # The policy lives in pants.toml and oracle-regions.json: no BUILD file was edited.
+    assert sorted(l.strip() for l in repo.git("status", "--porcelain").splitlines()) == [
+        "?? oracle-regions.json", "M pants.toml"]
+    assert 'regions = "@oracle-regions.json"' in repo.read("pants.toml")
+    assert 'other_globs.add = ["MANIFEST.in", "codegen/*", "pants", "tests/__init__.py"]' in repo.read("pants.toml")
+    # Every production target has its region now, every tracked path is owned or listed.
+    again = repo.pants("oracle-regions", "::").stdout
+    assert "nothing to suggest" in again and "UNOWNED" not in again, again
     # Environment-bound tests are tagged and excluded by the base configuration.
     repo.replace("tests/client/BUILD", 'python_tests(name="tests")',
                  'python_tests(name="tests", overrides={"test_http.py": {"tags": ["needs-services"]}})')
-    repo.append("pants.toml", '\n[oracle-gate]\nexclude_tags = ["needs-services"]\n')
+    repo.replace("pants.toml", "[oracle-gate]\n", '[oracle-gate]\nexclude_tags = ["needs-services"]\n')
     baseline = repo.pants("oracle-ratchet", "--oracle-ratchet-exclude-tags=needs-services", "::")
     assert baseline.exit_code == 0, baseline.output
     assert baseline.stdout.startswith("BASELINE oracle/baseline.json regions="), baseline.stdout
@@ -124,3 +135,36 @@ def test_a_new_region_needs_its_full_floor(branch):
     run = repo.gate()
     assert run.exit_code == 2, run.output
     assert any(l.startswith("FLOOR src/ai/backend/common/rates.py:src kind=pure need=P have=none") for l in run.reasons), run.reasons
+
+
+def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_readers_tests(branch):
+    repo = branch("livable")
+    # A comment and a requirement nothing depends on yet (a dev group), an unowned generator
+    # file renamed, packaging edited, test data beside the generator: nothing a test can see.
+    repo.write("requirements.txt", "# runtime and test requirements\nhypothesis==6.141.1\npytest==7.0.1\nattrs==23.1.0\n")
+    repo.git("mv", "codegen/src/main/java/Gen.java", "codegen/src/main/java/Generator.java")
+    repo.append("MANIFEST.in", "include LICENSE\n")
+    # A data file production reads: judged through the code that reads it, at its baseline class.
+    repo.replace("src/ai/backend/common/sample-config.json", "8081", "8082")
+    repo.commit("an ordinary commit of a real repository")
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    lanes = {c["path"]: c["lanes"] for c in run.report["changes"]}
+    assert lanes["requirements.txt"] == ["other"] and lanes["//:reqs#attrs"] == ["other"], lanes
+    assert lanes["codegen/src/main/java/Generator.java"] == ["other"] and lanes["MANIFEST.in"] == ["other"], lanes
+    assert lanes["src/ai/backend/common/sample-config.json"] == ["production"], lanes
+    regions = {r["path"]: (r["status"], r["need"]) for r in run.report["regions"]}
+    assert regions["src/ai/backend/common/utils.py"] == ("dependency", "E"), regions
+    assert not any(p.startswith("//:reqs") for p in regions), regions
+
+
+def test_a_lowered_region_table_entry_is_a_downgrade_and_a_config_change(branch):
+    repo = branch("table")
+    table = repo.read("oracle-regions.json")
+    assert '"schema"' in table, table
+    repo.write("oracle-regions.json", table.replace('"schema"', '"io"'))
+    repo.commit("lower the contracts' regions")
+    run = repo.gate()
+    assert run.exit_code == 2, run.output
+    assert "CONFIG_CHANGE" in run.codes(), run.reasons
+    assert any(l.startswith("REGION_DOWNGRADE src/ai/backend/common/types.py kind schema -> io") for l in run.reasons), run.reasons

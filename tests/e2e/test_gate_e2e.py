@@ -32,8 +32,7 @@ def test_a_fresh_clone_audits_every_region_and_climbs_the_whole_ladder(repo: Rep
         "src/billing/tax.py": ("pure", "P", "P"), "src/billing/money.py": ("pure", "P", "P"),
         "src/billing/store.py": ("state", "L", "L"), "src/billing/invoice_io.py": ("io", "L", "P"),
         "src/billing/worker.py": ("concurrent", "P", "P"), "src/billing/schema.py": ("schema", "P", "P"),
-        "//:hypothesis": ("pure", "P", "P"),  # a requirement with a region: a bump is judged too
-    }
+    }  # the requirement (//:hypothesis) is no region: a bump is judged through the code that uses it
     ranks = {r["rank"]: r["status"] for r in run.report["ranks"]}
     # An audit changes no symbol, so no mutant runs: numbness is checked on diffs.
     assert ranks == {"R1_lock": "pass", "R1_replay": "pass", "R2_properties": "pass", "R3_probes": "pass",
@@ -109,6 +108,23 @@ def test_a_broken_head_graph_is_a_graph_error_not_a_traceback(patch):
     assert run.exit_code == 2, run.output
     assert run.codes() == ["GRAPH_ERROR"], run.reasons
     assert "Traceback" not in run.stdout
+
+
+def test_a_base_pants_cannot_evaluate_is_its_own_reason_naming_the_way_out(patch):
+    repo = patch("broken-base")
+    good = repo.git("rev-parse", "HEAD")
+    repo.write("src/billing/BUILD", repo.read("src/billing/BUILD") + "\npython_sources(name='dup', sources=['nope/*.py'], oracle_region='bogus')\n")
+    broken = repo.commit("upstream breaks a BUILD file")
+    repo.write("src/billing/BUILD", repo.read("src/billing/BUILD").replace(
+        "\npython_sources(name='dup', sources=['nope/*.py'], oracle_region='bogus')\n", ""))
+    repo.commit("the fix")
+    run = repo.gate(base=broken)
+    # Deterministic, so a policy verdict (exit 2: the launcher does not rerun it), not INFRA_ERROR.
+    assert run.exit_code == 2, run.output
+    assert run.codes() == ["BASE_UNEVALUABLE"], run.reasons
+    assert f"--oracle-gate-base={good[:12]}" in run.reasons[0], run.reasons
+    # The way out works: gated against the commit it names, the fix is judged.
+    assert repo.gate(base=good).codes() != ["BASE_UNEVALUABLE"]
 
 
 def test_bad_input_is_one_line_and_exit_2(repo: Repo):

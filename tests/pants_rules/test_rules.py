@@ -153,10 +153,15 @@ def test_the_sandbox_hook_ships_the_recorder_and_never_refuses(rule_runner: Rule
     test_store = target(rule_runner, "tests", "t", "test_store.py")
     setup = rule_runner.request(PytestPluginSetup, [OracleSandboxSetupRequest(test_store)])
     files = set(rule_runner.request(Snapshot, [setup.digest]).files)
-    assert {"tests/_oracle_gate_sandbox/sandbox/plugin.py", "tests/_oracle_gate_sandbox/sandbox/replay.py",
-            "tests/_oracle_gate_sandbox/core/results.py", "tests/oracle_gate_sandbox-1.0.dist-info/entry_points.txt",
-            "oracle/ledger.json"} <= files, files
+    runtime = "tests/_oracle_gate_boot/runtime/_oracle_gate_sandbox"
+    assert {f"{runtime}/sandbox/plugin.py", f"{runtime}/sandbox/replay.py", f"{runtime}/core/results.py",
+            "tests/_oracle_gate_boot/plugin.py", "tests/_oracle_gate_boot/replay.py", "tests/_oracle_gate_boot/runtime_path.py",
+            "tests/oracle_gate_sandbox-1.0.dist-info/entry_points.txt", "oracle/ledger.json"} <= files, files
+    # No __init__.py where coverage.py would walk into the recorder from the source root.
+    assert not any(f.startswith("tests/_oracle_gate_boot/") and f.count("/") == 2 and f.endswith("__init__.py") for f in files)
     contents = {fc.path: fc.content for fc in rule_runner.request(DigestContents, [setup.digest])}
+    assert contents["tests/oracle_gate_sandbox-1.0.dist-info/entry_points.txt"] == (
+        b"[pytest11]\noracle_gate = _oracle_gate_boot.plugin\noracle_gate_replay = _oracle_gate_boot.replay\n")
     config = json.loads(contents[".oracle-gate/config/tests.test_store.py.t.json"])
     assert config == {"address": "tests/test_store.py:t", "source": "tests/test_store.py",
                       "fixtures": ["oracle/seed.json"], "kind": "test"}

@@ -329,3 +329,158 @@ def test_code_judged_only_by_new_oracles_needs_most_value_mutants_killed():
 
     assert codes("killed", "survived") == ["NUMB"]  # one kill of two is not most
     assert codes("killed", "killed", "survived") == []
+
+
+# -- inputs without a region: requirements, requirement files, lockfiles, data files -----------------
+
+LOCK = "3rdparty/python/default.lock"
+
+
+def with_inputs(facts, requirement: Optional[str] = "attrs==23.1.0", data_region: Optional[str] = None,
+                readers=("src/billing/schema.py",), extra_readers=(), options=None):
+    """`facts` plus a `python_requirements` generator (requirements.txt) with one requirement read
+    by `readers`, a requirement only tests read, and a data file read by money.py."""
+    targets = list(facts.targets)
+    deps = {k: list(v) for k, v in facts.dependents}
+    helper = TargetFact("3rdparty/python:reqs#requirements.txt", "_generator_sources_helper", F.OTHER,
+                        ("3rdparty/python/requirements.txt",), generator="3rdparty/python:reqs")
+    targets += [TargetFact("3rdparty/python:reqs", "python_requirements", F.GENERATOR), helper]
+    if requirement is not None:
+        targets.append(TargetFact("3rdparty/python:reqs#attrs", "python_requirement", F.DEPENDENCY,
+                                  fields=(("requirements", requirement),), generator="3rdparty/python:reqs",
+                                  requirements=("attrs",)))
+        deps["3rdparty/python:reqs#attrs"] = ["3rdparty/python:reqs#requirements.txt", *readers, *extra_readers]
+    targets.append(TargetFact("3rdparty/python:reqs#pytest-mock", "python_requirement", F.DEPENDENCY,
+                              fields=(("requirements", "pytest-mock==3.12.0"),), generator="3rdparty/python:reqs",
+                              requirements=("pytest-mock",)))
+    deps["3rdparty/python:reqs#pytest-mock"] = ["tests/test_money_examples.py"]
+    role = F.PRODUCTION if data_region else F.OTHER
+    targets.append(TargetFact("src/billing:rates", "resource", role, ("src/billing/rates.json",), region=data_region))
+    deps["src/billing:rates"] = [MONEY]
+    opts = {"pytest.args": [], "python.resolves": {"python-default": LOCK}, **(options or {})}
+    return make_facts(targets, deps, opts, dict(facts.texts))
+
+
+REQ_BASE = with_inputs(BASE)
+
+
+def test_a_requirement_bump_judges_the_production_code_that_depends_on_it_at_its_floor():
+    head = with_inputs(BASE, requirement="attrs==23.2.0")
+    comp = compare(REQ_BASE, head, [Change("3rdparty/python/requirements.txt", "M")], Policy())
+    assert lines(comp) == []
+    # schema.py imports it; invoice_io and store import schema, worker imports store: what
+    # `--changed-dependents=transitive` would test, each at its own floor.
+    assert [(r.address, r.status, r.kind, r.required) for r in comp.regions] == [
+        ("src/billing/invoice_io.py", "dependency", "io", "L"), ("src/billing/schema.py", "dependency", "schema", "P"),
+        ("src/billing/store.py", "dependency", "state", "L"), ("src/billing/worker.py", "dependency", "concurrent", "P")]
+    schema = comp.regions[1]
+    assert schema.candidates == tuple(t.address for t in REQ_BASE.covering_tests(schema.address))
+    lanes = {c.path: c.lanes for c in comp.changes}
+    assert lanes == {"3rdparty/python/requirements.txt": ("other",), "3rdparty/python:reqs#attrs": ("production",)}
+    assert comp.production_changed
+
+
+def test_a_requirement_bump_with_an_edit_of_its_readers_judge_is_a_writeset():
+    head = with_inputs(BASE, requirement="attrs==23.2.0")
+    props = "oracle/properties/test_schema_props.py"
+    comp = compare(REQ_BASE, head, [Change("3rdparty/python/requirements.txt", "M"), Change(props, "M")], Policy())
+    assert lines(comp) == [f"WRITESET oracle {props} changed with production 3rdparty/python:reqs#attrs"]
+
+
+def test_a_comment_in_a_requirements_file_and_a_new_unused_requirement_judge_nothing():
+    # A comment changes no generated target; a requirement nothing depends on cannot change a verdict.
+    head = with_inputs(BASE, readers=())
+    comp = compare(with_inputs(BASE, requirement=None), head, [Change("3rdparty/python/requirements.txt", "M")], Policy())
+    assert (lines(comp), comp.regions) == ([], ())
+    assert {c.path: c.lanes for c in comp.changes} == {"3rdparty/python/requirements.txt": ("other",),
+                                                       "3rdparty/python:reqs#attrs": ("other",)}
+
+
+def test_a_deleted_requirement_judges_the_code_that_depended_on_it_at_the_base():
+    comp = compare(REQ_BASE, with_inputs(BASE, requirement=None), [Change("3rdparty/python/requirements.txt", "M")],
+                   Policy())
+    assert [(r.address, r.status) for r in comp.regions if r.address.endswith("schema.py")] == [
+        ("src/billing/schema.py", "dependency")]
+
+
+def test_a_requirement_with_a_region_from_defaults_is_still_no_region():
+    # `__defaults__(all=dict(oracle_region="pure"))` reaches python_requirement: the role decides.
+    base = with_inputs(BASE)
+    assert all(t.role == F.DEPENDENCY for t in base.targets if t.alias == "python_requirement")
+    comp = compare(base, base, [], Policy(), audit=[t.address for t in base.targets])
+    assert all(not r.address.startswith("3rdparty/") for r in comp.regions)
+
+
+def test_a_lockfile_update_judges_the_readers_of_the_re_pinned_projects_only():
+    head = with_inputs(BASE)
+    comp = compare(REQ_BASE, head, [Change(LOCK, "M")], Policy(),
+                   lock_changes={LOCK: ("resolve:python-default", frozenset({"attrs"}))})
+    assert lines(comp) == []
+    assert [r.address for r in comp.regions] == [
+        "src/billing/invoice_io.py", "src/billing/schema.py", "src/billing/store.py", "src/billing/worker.py"]
+    assert {r.status for r in comp.regions} == {"dependency"}
+    assert {c.path: c.lanes for c in comp.changes} == {LOCK: ("production",)}
+    # Re-pinning a project no requirement here names (nor requires) judges nothing.
+    quiet = compare(REQ_BASE, head, [Change(LOCK, "M")], Policy(),
+                    lock_changes={LOCK: ("resolve:python-default", frozenset({"six"}))})
+    assert (lines(quiet), quiet.regions, {c.path: c.lanes for c in quiet.changes}) == ([], (), {LOCK: ("other",)})
+    # An unreadable lock: every requirement is affected.
+    unknown = compare(REQ_BASE, head, [Change(LOCK, "M")], Policy(), lock_changes={LOCK: ("resolve:python-default", None)})
+    assert [r.address for r in unknown.regions] == [r.address for r in comp.regions]
+
+
+def test_the_test_runners_own_lockfile_is_a_judge():
+    comp = compare(REQ_BASE, REQ_BASE, [Change("3rdparty/pytest.lock", "M")], Policy(),
+                   lock_changes={"3rdparty/pytest.lock": ("tool:pytest", None)})
+    assert [(c.path, c.lanes) for c in comp.changes] == [("3rdparty/pytest.lock", ("oracle",))]
+    assert comp.regions == ()
+
+
+def test_a_data_file_production_reads_is_judged_through_its_reader():
+    comp = compare(REQ_BASE, REQ_BASE, [Change("src/billing/rates.json", "M")], Policy())
+    assert lines(comp) == []
+    # money.py reads it; tax and invoice_io import money, worker does not
+    assert [(r.address, r.status, r.required) for r in comp.regions] == [
+        ("src/billing/invoice_io.py", "dependency", "L"), (MONEY, "dependency", "P"), ("src/billing/tax.py", "dependency", "P")]
+    assert {c.path: c.lanes for c in comp.changes} == {"src/billing/rates.json": ("production",)}
+
+
+def test_an_empty_marker_and_a_file_renamed_out_of_a_listed_tree_are_not_unmapped():
+    changes = [Change("tests/__init__.py", "A"), Change("tests/fixtures/one.json", "R", old_path="tests/data/one.json"),
+               Change("tools/new.py", "A"), Change("tools/gen.py", "R", old_path="tests/data/gen.py")]
+    comp = compare(BASE, BASE, changes, Policy(other_globs=("tests/data/*",)), inert=frozenset({"tests/__init__.py"}))
+    lanes = {c.path: c.lanes for c in comp.changes}
+    assert lanes["tests/__init__.py"] == ("other",) and lanes["tests/fixtures/one.json"] == ("other",)
+    # Anything else no target owns still fails closed, Python code moved out of a listed tree too.
+    assert lines(comp) == ["UNMAPPED tools/gen.py is owned by no target", "UNMAPPED tools/new.py is owned by no target"]
+
+
+def test_tests_excluded_by_tag_or_by_path_glob_never_vote():
+    tagged = billing()
+    policy = Policy(exclude_globs=("tests/test_store.py",))
+    comp = compare(BASE, tagged, [Change("src/billing/store.py", "M")], policy)
+    assert comp.excluded == ("tests/test_store.py",)
+    assert "tests/test_store.py" not in comp.class_of
+    (region,) = comp.regions
+    assert "tests/test_store.py" not in region.candidates
+
+
+def test_a_requirement_only_tests_use_is_part_of_their_judges():
+    def bump(facts, name, spec):
+        targets = [t if t.address != f"3rdparty/python:reqs#{name}" else TargetFact(
+            t.address, t.alias, t.role, fields=(("requirements", spec),), generator=t.generator, requirements=t.requirements)
+            for t in facts.targets]
+        return make_facts(targets, dict(facts.dependents), facts.option_map, dict(facts.texts))
+
+    # Only a class-E test uses pytest-mock: that test is demoted, nothing else is judged.
+    comp = compare(REQ_BASE, bump(REQ_BASE, "pytest-mock", "pytest-mock==3.14.0"),
+                   [Change("3rdparty/python/requirements.txt", "M")], Policy())
+    assert (lines(comp), comp.regions, comp.demoted) == ([], (), ("tests/test_money_examples.py",))
+    # A requirement a property depends on is part of a judge: changing it alone is an oracle change.
+    deps = dict(REQ_BASE.dependents)
+    deps["3rdparty/python:reqs#pytest-mock"] = (*deps["3rdparty/python:reqs#pytest-mock"], MONEY_PROPS)
+    base = make_facts(REQ_BASE.targets, deps, REQ_BASE.option_map, dict(REQ_BASE.texts))
+    comp = compare(base, bump(base, "pytest-mock", "pytest-mock==3.14.0"), [Change("3rdparty/python/requirements.txt", "M")],
+                   Policy())
+    assert lines(comp) == ["ORACLE_CHANGE oracle 3rdparty/python:reqs#pytest-mock: changing a judge is the human lane "
+                           "(--oracle-gate-lane=human, after review)"]

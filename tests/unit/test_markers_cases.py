@@ -302,3 +302,13 @@ def test_bad_configuration_is_a_one_line_error():
     assert "\n" not in str(e.value)
     with pytest.raises(ConfigError):
         judge_config_change("tox.ini", "", "addopts = -x\n")
+
+
+def test_a_configuration_file_judges_only_the_tests_below_it():
+    from oracle_gate.core.markers import judges_a_test
+
+    tests = ["packages/a/tests/test_x.py", "tests/test_root.py"]
+    assert judges_a_test("pyproject.toml", [])  # the root's reaches every test there will be
+    assert judges_a_test("packages/a/pyproject.toml", tests)
+    assert not judges_a_test("packages/b/pyproject.toml", tests)  # a removed package's own section
+    assert not judges_a_test("packages/a/tests/sub/pytest.ini", tests)

@@ -1,21 +1,16 @@
-"""Region suggestions and BUILD edits, known cases."""
+"""Region suggestions and the region table, known cases."""
 import pytest
 
 from oracle_gate.core.regions import (
-    Edit,
-    Generator,
-    RegionConfig,
     Rule,
     TargetFacts,
-    apply_edits,
-    build_edits,
-    effective_kinds,
-    generator_for,
     imports_of_source,
     kind_counts,
-    render_edits,
     suggest,
     suggest_all,
+    table_from_suggestions,
+    table_key_error,
+    table_region,
 )
 
 
@@ -144,70 +139,39 @@ def test_imports_of_source_bad_input_is_one_line():
     assert str(e.value).startswith("cannot read Python source:") and "\n" not in str(e.value)
 
 
-# -- BUILD edits ------------------------------------------------------------------------------
-def gens():
-    return [
-        generator_for("src/app", "app", "python_sources", {"a.py": "pure", "b.py": "pure", "db.py": "state"}),
-        generator_for("src/app/api", "api", "python_sources", {"h.py": "io", "v.py": "io", "w.py": "pure"}),
-        generator_for("src/lib", "lib", "python_sources", {"x.py": "pure", "y.py": "pure"}),
-        generator_for("src/lib", "proto", "resource", {"api.proto": "schema"}),
-        generator_for("tests", "utils", "python_test_utils", {"conftest.py": "io", "helpers.py": "pure"}),
-    ]
+# -- the region table --------------------------------------------------------------------------
+KINDS = {"src/app/a.py": "pure", "src/app/b.py": "pure", "src/app/db.py": "state", "src/app/api/h.py": "io",
+         "src/app/api/v.py": "io", "src/app/api/w.py": "pure", "src/lib/x.py": "pure", "src/lib/y.py": "pure"}
 
 
-def test_shortest_edit_from_scratch():
-    edits = build_edits(gens())
-    assert render_edits(edits) == {
-        "BUILD": '__defaults__(all=dict(oracle_region="pure"), extend=True)\n',
-        "src/app/BUILD": 'python_sources(name="app", overrides={"db.py": {"oracle_region": "state"}})\n',
-        "src/app/api/BUILD": 'python_sources(name="api", oracle_region="io", '
-                             'overrides={"w.py": {"oracle_region": "pure"}})\n',
-        "src/lib/BUILD": 'resource(name="proto", oracle_region="schema")\n',
-        # python_test_utils takes the field only through overrides, and __defaults__ do not reach it
-        "tests/BUILD": 'python_test_utils(name="utils", overrides={"helpers.py": {"oracle_region": "pure"}, '
-                       '"conftest.py": {"oracle_region": "io"}})\n',
-    }
-    assert len(edits) == 7
-    final = apply_edits(RegionConfig(), edits)
-    assert all(effective_kinds(final, gens())[(g.address, f)] == k for g in gens() for f, k in g.files)
-
-
-def test_overrides_of_one_kind_share_a_key():
-    g = Generator("d", "d", "python_sources", (("a.py", "pure"), ("b.py", "io"), ("c.py", "io"), ("e.py", "pure"),
-                                               ("f.py", "pure")), reached_by_defaults=False)
-    assert render_edits(build_edits([g])) == {
-        "d/BUILD": 'python_sources(name="d", oracle_region="pure", '
-                   'overrides={("b.py", "c.py"): {"oracle_region": "io"}})\n'}
-
-
-def test_existing_settings_are_kept_when_right_and_fixed_when_wrong():
-    existing = RegionConfig.of(defaults={"": "pure"}, overrides={("src/app:app", "db.py"): "io"},
-                               fields={"src/other:other": "io"})
-    edits = build_edits(gens(), existing)
-    assert Edit("src/app", "override", "src/app:app", "python_sources", "db.py", "io", "state") in edits
-    assert not any(e.statement == "defaults" for e in edits)  # the root default already says pure
-    assert not any(e.target == "src/other:other" for e in edits)  # not ours: untouched
-    assert build_edits(gens(), apply_edits(existing, edits)) == []  # nothing left to do
-
-
-def test_removing_a_setting_renders_a_comment():
-    g = generator_for("src/app", "app", "python_sources", {"a.py": "io", "b.py": "io"})
-    existing = RegionConfig.of(fields={"src/app:app": "io"}, overrides={("src/app:app", "b.py"): "pure"})
-    edits = build_edits([g], existing)
-    assert edits == [Edit("src/app", "override", "src/app:app", "python_sources", "b.py", "pure", None)]
-    assert render_edits(edits) == {
-        "src/app/BUILD": '# python_sources(name="app"): remove overrides["b.py"].oracle_region (was "pure")\n'}
+def test_the_smallest_table_from_scratch():
+    assert table_from_suggestions(KINDS) == {
+        "**": "pure", "src/app/db.py": "state", "src/app/api/**": "io", "src/app/api/w.py": "pure"}
 
 
 def test_bad_input_is_a_one_line_error():
     with pytest.raises(ValueError, match="unknown region kind 'fast'"):
-        build_edits([generator_for("d", "d", "python_sources", {"a.py": "fast"})])
-    with pytest.raises(ValueError, match="given twice"):
-        build_edits([generator_for("d", "d", "python_sources", {}), generator_for("d", "d", "python_sources", {})])
-    with pytest.raises(ValueError, match="accepts neither"):
-        build_edits([Generator("d", "d", "thing", (("a.py", "pure"),), field_on_generator=False,
-                               accepts_overrides=False)])
+        table_from_suggestions({"d/a.py": "fast"})
     with pytest.raises(ValueError, match="unknown region kind 'fast'"):
         Rule("x", "fast", "speed")
-    with pytest.raises(ValueError, match="expects 'io', found None"):
-        apply_edits(RegionConfig(), [Edit("d", "field", "d:d", "python_sources", None, "io", "pure")])
+
+
+def test_the_region_table_gives_the_file_entry_then_the_nearest_tree():
+    table = {"**": "pure", "src/app/**": "io", "src/app/models.py": "schema", "src/app/db/**": "state"}
+    assert [table_region(table, p) for p in ("setup.py", "src/app/x.py", "src/app/models.py", "src/app/db/q.py",
+                                             "src/application.py")] == ["pure", "io", "schema", "state", "pure"]
+    assert table_region({"src/**": "io"}, "lib/x.py") is None
+    assert [table_key_error(k, "pure") for k in ("**", "src/**", "src/a.py")] == [None, None, None]
+    assert all(table_key_error(k, "pure") for k in ("src/*.py", "/abs.py", "src/", "../x.py", "src//a.py", "a/**/b.py"))
+    assert "unknown region kind" in table_key_error("src/**", "impure")
+
+
+def test_a_table_from_suggestions_uses_trees_for_the_majority_and_files_for_exceptions():
+    kinds = {"src/app/a.py": "io", "src/app/b.py": "io", "src/app/d.py": "io", "src/app/c.py": "pure", "src/lib/x.py": "pure",
+             "src/lib/y.py": "pure"}
+    table = table_from_suggestions(kinds)
+    assert table == {"**": "pure", "src/app/**": "io", "src/app/c.py": "pure"}
+    assert all(table_region(table, p) == k for p, k in kinds.items())
+    # Reviewed entries are kept and decide the paths they cover.
+    kept = table_from_suggestions(kinds, {"src/app/**": "state"})
+    assert kept["src/app/**"] == "state" and table_region(kept, "src/lib/x.py") == "pure"

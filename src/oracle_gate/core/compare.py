@@ -5,6 +5,8 @@ is decided by what the changed thing WAS at the base (its role and oracle class 
 evaluated values (fields, options, owners), never by directory names or BUILD text:
 
 - production: a base or head production target whose file, evaluated fields or ownership changed;
+  and an input without a region of its own that production code reads (a requirement, a lockfile
+  pin, a data file): it is judged through its readers, each at its own floor ("dependency" regions);
 - oracle: a base P/L oracle, a locked file (fixture, ledger, baseline, trace, probe set) or test
   plumbing in a P/L oracle's closure that changed, was lost or lost class; a NEW oracle is an
   oracle change too, but an additive one;
@@ -54,6 +56,7 @@ HUMAN = "human"
 CONFIG_BASENAMES = frozenset({
     "pants.toml", ".pants.rc", ".pantsignore", ".gitignore", "pytest.ini", "tox.ini", "setup.cfg",
     "pyproject.toml", ".coveragerc", "conftest.py",
+    "oracle-regions.json",  # `[oracle-gate].regions`: its effective change is a CONFIG_CHANGE
 })
 PYTEST_CONFIGS = frozenset({"pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml", ".coveragerc"})
 # Documentation and tooling outside the build. Not `*.txt`: a text file beside production code can
@@ -79,6 +82,11 @@ class Policy:
     accept_tautology: bool = False
     other_globs: Tuple[str, ...] = DEFAULT_OTHER_GLOBS
     exclude_tags: Tuple[str, ...] = ()
+    exclude_globs: Tuple[str, ...] = ()  # test files excluded by path: no BUILD edit, survives deletions
+
+    def excludes(self, test: TargetFact) -> bool:
+        """An environment-bound test: it never runs in the gate and never votes."""
+        return bool(set(test.tags) & set(self.exclude_tags)) or any(matches(p, self.exclude_globs) for p in test.paths)
 
 
 # -- outputs -------------------------------------------------------------------------------------
@@ -116,7 +124,7 @@ class RegionPlan:
 
     address: str  # head address (base address when it is gone at head)
     path: str
-    status: str  # changed | added | deleted | reclassified | audited
+    status: str  # changed | added | deleted | reclassified | dependency (an input it reads changed) | audited
     kind: Optional[str]  # the kind that sets the floor (the base's, for existing regions)
     head_kind: Optional[str]
     required: Optional[str]  # the class required (P, L, E) or None (nothing required)
@@ -176,9 +184,15 @@ def one_owner(targets: Iterable[TargetFact], roles: Iterable[str]) -> Optional[T
     return found[0] if found else None
 
 
-def _matches(path: str, globs: Iterable[str]) -> bool:
+def matches(path: str, globs: Iterable[str]) -> bool:
+    """`path` matches a glob of `other_globs` (the whole path, or its base name)."""
     base = posixpath.basename(path)
     return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(base, g) for g in globs)
+
+
+def judged_as_configuration(path: str) -> bool:
+    """BUILD files and configuration: never unowned, judged by what their evaluation changes."""
+    return _is_build_file(path) or _is_pants_config(path) or posixpath.basename(path) in CONFIG_BASENAMES
 
 
 def _is_build_file(path: str) -> bool:
@@ -233,6 +247,8 @@ def compare(
     config_findings: Sequence[Finding] = (),
     audit: Sequence[str] = (),
     cosmetic: FrozenSet[str] = frozenset(),
+    lock_changes: Mapping[str, Tuple[str, Optional[FrozenSet[str]]]] = {},  # noqa: B006 (read only)
+    inert: FrozenSet[str] = frozenset(),
 ) -> Comparison:
     """`marker_added`: paths of existing tests where the diff added a flake marker (from syntax).
     `config_findings`: CONFIG_CHANGE findings for pytest configuration files the diff changed.
@@ -240,6 +256,9 @@ def compare(
     `audit`: on an empty diff, the production addresses to audit (regions with status audited).
     `cosmetic`: modified files whose code did not change (comments, formatting, docstrings): they
     change no judge and no region.
+    `lock_changes`: changed lockfiles -> (what they lock: `resolve:<name>` or `tool:<scope>`, the
+    projects the change affects or None when unknown), from `dependencies.changed_projects`.
+    `inert`: changed Python files that hold no code at the base nor at head (empty package markers).
     """
     changed_paths: Set[str] = set()
     for c in changes:
@@ -263,8 +282,7 @@ def compare(
         if why:
             whys.setdefault(path, []).append(why)
 
-    excluded = tuple(sorted(
-        t.address for t in head.targets if t.is_test and set(t.tags) & set(policy.exclude_tags)))
+    excluded = tuple(sorted(t.address for t in head.targets if t.is_test and policy.excludes(t)))
     excluded_set = set(excluded)
 
     # Subjects: every file any non-generator target owns, at base or head; and file-less targets.
@@ -272,7 +290,17 @@ def compare(
     fileless = {t.address for f in (base, head) for t in f.targets if not t.paths and t.role != F.GENERATOR}
 
     def fields_changed(b: TargetFact, h: TargetFact) -> bool:
-        return b.address != h.address or b.fields != h.fields or b.role != h.role
+        return b.address != h.address or b.fields != h.fields or b.role != h.role or b.region != h.region
+
+    def production_readers(addresses: Sequence[str]) -> List[str]:
+        """Production targets at head that depend on `addresses` (at base or at head)."""
+        found = base.transitive_dependents(addresses) | head.transitive_dependents(addresses)
+        return sorted(a for a in found if a in head.by_address and head.by_address[a].role == F.PRODUCTION
+                      and (head.by_address[a].paths or head.by_address[a].region))
+
+    # Changed inputs without a region: (path or address, what it is, the production code reading it,
+    # the targets that carry it).
+    inputs: List[Tuple[str, str, List[str], Tuple[str, ...]]] = []
 
     # -- tests, locked files, plumbing: the judges --------------------------------------------------
     base_class: Dict[str, Optional[OracleClass]] = {}
@@ -343,15 +371,15 @@ def compare(
         b_util = one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
         h_util = one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
         util = b_util or h_util
-        if util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
-            readers = sorted({a for facts_, t in ((base, b_util), (head, h_util)) if t is not None
-                              for a in facts_.transitive_dependents([t.address])
-                              if a in facts_.by_address and facts_.by_address[a].role == F.PRODUCTION
-                              and facts_.by_address[a].paths})
+        if util is not None and util.alias.startswith("_") and util.generator:
+            # A generator's own file (the requirements.txt behind `python_requirements`): the
+            # targets it generates carry what it declares, and they are judged for it.
+            if touched:
+                mark(p, OTHER, f"declares the targets of {util.generator}: they are judged for what they declare")
+        elif util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
+            readers = production_readers([t.address for t in (b_util, h_util) if t is not None])
             if util.role == F.OTHER and readers:
-                findings.append(Finding("UNMAPPED", f"UNMAPPED {p} is data that production code reads "
-                                                    f"({readers[0]}) and has no oracle_region", p))
-                mark(p, PRODUCTION)
+                inputs.append((p, f"data file {util.address}", readers, (util.address,)))
             elif (b_util is not None and b_util.address in oracle_closure_base) or (
                     h_util is not None and h_util.address in head.oracle_closure()):
                 oracle_changes.append(OracleChange(p, "plumbing", None, None))
@@ -429,6 +457,10 @@ def compare(
         b, h = base.by_address.get(a), head.by_address.get(a)
         if b is not None and h is not None and not fields_changed(b, h):
             continue
+        if any(t is not None and t.role == F.DEPENDENCY for t in (b, h)):
+            inputs.append((a, f"requirement {a} ({'added' if b is None else 'deleted' if h is None else 'changed'})",
+                           production_readers([a]), (a,)))
+            continue
         judged = any(t is not None and t.role == F.PRODUCTION for t in (b, h)) or (
             h is not None and any(head.is_test(x) for x in head.transitive_dependents([a])))
         if not judged:
@@ -437,6 +469,44 @@ def compare(
         kind = b.region if b is not None else (h.region if h is not None else None)
         regions.append(RegionPlan(a, a, status, kind, h.region if h else None, _cls(_floor(kind)),
                                   _candidates(head, a, excluded_set) if h is not None else (), ()))
+
+    # Lockfiles: the requirements whose pinned projects changed (all of a resolve's when unknown).
+    for path, (locks, affected) in sorted(lock_changes.items()):
+        if locks.startswith("tool:"):
+            mark(path, ORACLE, f"the lockfile of {locks[5:]}, which runs every judge")
+            continue
+        hit = sorted({t.address for facts_ in (base, head) for t in facts_.targets if t.role == F.DEPENDENCY
+                      and (affected is None or set(t.requirements) & affected)})
+        what = "every pin unknown" if affected is None else f"{len(affected)} project(s) re-pinned"
+        inputs.append((path, f"lockfile of {locks} ({what})", production_readers(hit), tuple(hit)))
+
+    # Inputs without a region of their own are judged through the production code that reads them;
+    # one only tests use is part of their judges, like test plumbing.
+    judged_now = {r.address for r in regions}
+    oracle_closure_head = head.oracle_closure()
+    for subject, what, readers, carriers in inputs:
+        if not readers:
+            users = {x for facts_ in (base, head) for x in facts_.transitive_dependents(carriers) if facts_.is_test(x)}
+            if any(c in oracle_closure_base or c in oracle_closure_head for c in carriers):
+                oracle_changes.append(OracleChange(subject, "plumbing", None, None))
+                mark(subject, ORACLE, f"{what}: a P/L oracle depends on it")
+            elif users:
+                demoted.update(a for a in users if head.is_test(a))
+                mark(subject, TEST, f"{what}: only class-E tests depend on it (they are demoted)")
+            else:
+                mark(subject, OTHER, f"{what}: nothing any test runs depends on it")
+            continue
+        more = f" (+{len(readers) - 1} more)" if len(readers) > 1 else ""
+        mark(subject, PRODUCTION, f"{what}: judged through the production code that depends on it, {readers[0]}{more}")
+        for a in readers:
+            if a in judged_now:
+                continue
+            judged_now.add(a)
+            h = head.by_address[a]
+            b = base.by_address.get(a)
+            kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
+            regions.append(RegionPlan(a, h.paths[0] if h.paths else a, "dependency", kind, h.region,
+                                      _cls(_required(base, a, kind, baseline)), _candidates(head, a, excluded_set), ()))
 
     # -- oracles lost by changed regions -----------------------------------------------------------------
     for region in regions:
@@ -470,12 +540,21 @@ def compare(
                             "SYMLINK", f"SYMLINK {p} -> {c.link or '?'}: a judged path may not point at "
                                        f"{'a path outside the build root' if c.link_outside else 'an unowned file'}", p))
                 continue
-            if _is_build_file(p) or _is_pants_config(p) or posixpath.basename(p) in CONFIG_BASENAMES:
+            if judged_as_configuration(p):
                 if not lanes_of.get(p):
                     mark(p, OTHER, "configuration: judged by what it changes")
                 continue
-            if _matches(p, policy.other_globs):
+            if matches(p, policy.other_globs):
                 mark(p, OTHER)
+                continue
+            if p == c.path and c.old_path and not (base.owners(c.old_path) or head.owners(c.old_path)) \
+                    and matches(c.old_path, policy.other_globs) and (not p.endswith((".py", ".pyi")) or p in inert):
+                # Data and other tools' files keep their policy when moved; Python code moved out
+                # of a listed tree could be production a BUILD glob missed: it stays unmapped.
+                mark(p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned")
+                continue
+            if p in inert:
+                mark(p, OTHER, "owned by no target and holds no code (an empty package marker)")
                 continue
             if not lanes_of.get(p):
                 mark(p, UNMAPPED, "owned by no target")
@@ -503,11 +582,7 @@ def compare(
         if t is None or a in audited or t.role != F.PRODUCTION or not (t.paths or t.region):
             continue  # a requirement without a region is judged when it changes, not audited
         kind = t.region
-        required = _floor(kind)
-        if baseline is not None and a in baseline:
-            static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(a) if not x.skip) if c)
-            if not at_least(static_best, required):
-                required = _cls_or_none(baseline[a])
+        required = _required(base, a, kind, baseline)
         regions.append(RegionPlan(a, t.paths[0] if t.paths else a, "audited", kind, kind, _cls(required),
                                   _candidates(head, a, excluded_set), ()))
 
@@ -538,6 +613,19 @@ def compare(
                                and head.by_address[a].role != F.DRAFT
                                for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED))),
     )
+
+
+def _required(base: Facts, address: str, kind: Optional[str],
+              baseline: Optional[Mapping[str, Optional[str]]]) -> Optional[OracleClass]:
+    """The class a region must be judged at: its floor, or (the ratchet) what its baseline had
+    while its oracles at the base are still below the floor."""
+    required = _floor(kind)
+    if baseline is not None and address in baseline:
+        static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(address)
+                                            if not x.skip) if c)
+        if not at_least(static_best, required):
+            required = _cls_or_none(baseline[address])
+    return required
 
 
 def _cls(c: Optional[OracleClass]) -> Optional[str]:

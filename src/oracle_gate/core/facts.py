@@ -14,10 +14,13 @@ from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set,
 from .classes import OracleClass
 
 FACTS_FORMAT = "oracle-gate/facts"
-FACTS_VERSION = 2
+FACTS_VERSION = 3
 
 # What a target is, as far as judging goes.
 PRODUCTION = "production"  # carries (or may carry) an `oracle_region`
+# A third-party requirement: never a region of its own; when it (or its lockfile pin) changes,
+# the production code that depends on it is judged, at its own floor, by its own oracles.
+DEPENDENCY = "dependency"
 TEST = "test"  # a plain python_test: class E, or L when a locked fixture is in its closure
 PROPERTY = "property"  # oracle_property: class P
 DRAFT = "draft"  # oracle_draft: runs, never votes
@@ -30,7 +33,7 @@ TEST_UTIL = "test_util"  # python_test_utils and conftest.py: test plumbing
 GENERATOR = "generator"  # a target generator; its generated targets carry the facts
 OTHER = "other"  # anything else (packaging, binaries, ...)
 
-ROLES = (PRODUCTION, TEST, PROPERTY, DRAFT, REPLAY, PROBES, LOCKED_FIXTURE, FREEZE_LEDGER, BASELINE,
+ROLES = (PRODUCTION, DEPENDENCY, TEST, PROPERTY, DRAFT, REPLAY, PROBES, LOCKED_FIXTURE, FREEZE_LEDGER, BASELINE,
          TEST_UTIL, GENERATOR, OTHER)
 TEST_ROLES = frozenset({TEST, PROPERTY, DRAFT, REPLAY, PROBES})
 # Files that hold an oracle's expectations; changing one is an oracle change whoever uses it.
@@ -57,6 +60,7 @@ class TargetFact:
     entry_point: Optional[str] = None  # replay and probes
     test_tooling: bool = False  # `oracle_test_tooling`: exempt from the test-aware scan
     generator: Optional[str] = None  # the target generator that declared it
+    requirements: Tuple[str, ...] = ()  # a dependency's project names, normalized (PEP 503)
 
     @property
     def path(self) -> Optional[str]:
@@ -68,7 +72,7 @@ class TargetFact:
 
     def to_json(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"address": self.address, "alias": self.alias, "role": self.role}
-        for key in ("paths", "tags", "governs"):
+        for key in ("paths", "tags", "governs", "requirements"):
             if getattr(self, key):
                 out[key] = list(getattr(self, key))
         if self.fields:
@@ -104,6 +108,7 @@ class TargetFact:
             entry_point=raw.get("entry_point"),
             test_tooling=bool(raw.get("test_tooling", False)),
             generator=raw.get("generator"),
+            requirements=tuple(raw.get("requirements", ())),
         )
 
 

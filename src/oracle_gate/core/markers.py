@@ -18,7 +18,7 @@ import configparser
 import json
 import posixpath
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterator, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Set, Tuple
 
 from .symbols import NAMED, Names, SourceError, argument, bounded, constant, parse, render
 
@@ -336,6 +336,13 @@ def _sections(path: str, text: Optional[str]) -> Dict[str, Dict[str, str]]:
     if name == "pyproject.toml":
         return _toml(text, path)
     return _ini(text, path, INI_SECTIONS[name], always=name == "pytest.ini")
+
+
+def judges_a_test(config_path: str, test_paths: Iterable[str]) -> bool:
+    """pytest reads a configuration file only for tests at or below its directory (it searches
+    upwards from the tests it runs): a file above no remaining test weakens no judge."""
+    directory = posixpath.dirname(config_path.replace("\\", "/"))
+    return not directory or any(p.startswith(directory + "/") for p in test_paths)
 
 
 def judge_config_change(path: str, base_text: Optional[str], head_text: Optional[str]) -> Tuple[ConfigFinding, ...]:

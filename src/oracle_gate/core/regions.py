@@ -1,5 +1,5 @@
-"""Region suggestions: a kind for each production target from what it imports and what it is, and
-the shortest BUILD edit that gives every target its suggested kind.
+"""Region suggestions: a kind for each production code target from what it imports and what it
+is, and the smallest region table that gives every target its suggested kind.
 
 Pure and stdlib only. Two halves:
 
@@ -8,16 +8,14 @@ Pure and stdlib only. Two halves:
    with a one-line reason naming the evidence. `imports_of_source` extracts those names from a
    Python source (`ast`, or a token scan for syntax newer than the running Python; relative
    imports resolved, `os.makedirs`-style uses recorded).
-2. `build_edits(generators, existing)` turns per-file kinds, grouped by the target generator that
-   owns them, into edits: `__defaults__` at the directories where one kind covers most targets,
-   a generator's own `oracle_region=` where that is shorter, `overrides` for the exceptions. The
-   edits are data (`Edit`: which BUILD file, which target, which file, old and new value);
-   `render_edits` prints them; `apply_edits` and `effective_kinds` evaluate them the way Pants
-   resolves the field, so a caller (and the properties) can check the round trip.
+2. `table_from_suggestions(kinds, existing)` turns per-file kinds into `[oracle-gate].regions`
+   entries: directory trees (`dir/**`) where one kind covers most files, single files for the
+   exceptions (`plan` is the exact optimiser over the directory tree); `table_region` resolves a
+   path the way the facts rule does.
 
-A suggestion is advice. Regions only take effect when a BUILD edit sets them, and the gate treats
-any BUILD edit touching `oracle_region` as an oracle-lane (human-reviewed) change, so a patch
-cannot lower its own floor by adding an import.
+A suggestion is advice. Regions only take effect once the table (or a BUILD field) sets them, and
+the gate treats any change of a region as a human-reviewed change (CONFIG_CHANGE, or an
+oracle-lane BUILD edit), so a patch cannot lower its own floor by adding an import.
 """
 from __future__ import annotations
 
@@ -27,7 +25,7 @@ import posixpath
 import tokenize
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from .classes import REGION_KINDS
 
@@ -286,357 +284,101 @@ def _scan_tokens(source: str) -> Tuple[List[_ImportNode], List[Tuple[str, str]]]
     return imports, attributes
 
 
-# -- BUILD edits ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Generator:
-    """A target generator (or a single-file target) and the kind suggested for each of its files.
-
-    `files`: (file name relative to `directory`, kind) pairs. What the target type accepts:
-    `field_on_generator`: `oracle_region=` on the generator itself (false for `python_test_utils`,
-    whose generated targets carry the field but the generator does not); `reached_by_defaults`:
-    `__defaults__(all=...)` reaches its targets (it only reaches target types that have the field);
-    `accepts_overrides`: it has an `overrides` field (false for single-file targets)."""
-
-    directory: str
-    name: str
-    alias: str
-    files: Tuple[Tuple[str, str], ...]
-    field_on_generator: bool = True
-    reached_by_defaults: bool = True
-    accepts_overrides: bool = True
-
-    @property
-    def address(self) -> str:
-        return f"{self.directory}:{self.name}"
-
-    @property
-    def build_file(self) -> str:
-        return _build_file(self.directory)
+def kind_counts(suggestions: Iterable[Suggestion]) -> Dict[str, int]:
+    """How many suggestions of each kind, every kind present (zero included), in PRECEDENCE order."""
+    c = Counter(s.kind for s in suggestions)
+    return {k: c.get(k, 0) for k in PRECEDENCE}
 
 
-def generator_for(directory: str, name: str, alias: str, kinds: Mapping[str, str]) -> Generator:
-    """A Generator with the capabilities Pants 2.17 gives `alias` under this plugin."""
-    test_util = alias == "python_test_utils"
-    single = alias in ("python_source", "resource", "file")
-    return Generator(directory, name, alias, tuple(sorted(kinds.items())),
-                     field_on_generator=not test_util, reached_by_defaults=not test_util,
-                     accepts_overrides=not single)
+# -- the region table -------------------------------------------------------------------------------
+# Adoption writes regions into `[oracle-gate].regions` (a JSON file the option reads with `@`), not
+# into BUILD files: BUILD `overrides` for a file break Pants once a commit deletes or renames that
+# file, and edits inside upstream's BUILD calls conflict with upstream's next edits. Keys are a
+# file path (`src/app/db.py`) or a directory tree (`src/app/**`; `**` is the whole repository); the
+# most specific key wins: the file, else the nearest directory. It applies to code targets that
+# have no `oracle_region` of their own (a field, `overrides` or `__defaults__` in BUILD wins).
+TREE = "**"
 
 
-@dataclass(frozen=True)
-class RegionConfig:
-    """Every `oracle_region` setting: `defaults` per directory (`__defaults__(all=...)`),
-    `fields` per generator address, `overrides` per (generator address, file)."""
-
-    defaults: Tuple[Tuple[str, str], ...] = ()
-    fields: Tuple[Tuple[str, str], ...] = ()
-    overrides: Tuple[Tuple[Tuple[str, str], str], ...] = ()
-
-    @staticmethod
-    def of(defaults: Optional[Mapping[str, str]] = None, fields: Optional[Mapping[str, str]] = None,
-           overrides: Optional[Mapping[Tuple[str, str], str]] = None) -> "RegionConfig":
-        return RegionConfig(tuple(sorted((defaults or {}).items())), tuple(sorted((fields or {}).items())),
-                            tuple(sorted((overrides or {}).items())))
+def table_key_error(key: str, kind: object) -> Optional[str]:
+    """Why `key: kind` is not a valid table entry (None when it is)."""
+    if kind not in RANK:
+        return f"{key!r}: unknown region kind {kind!r} (one of {', '.join(PRECEDENCE)})"
+    path = key[:-len("/" + TREE)] if key.endswith("/" + TREE) else ("" if key == TREE else key)
+    parts = path.split("/")
+    if key != TREE and (not path or "" in parts or ".." in parts or "." in parts or any(c in path for c in "*?[]")):
+        return f"{key!r}: a key is a file path from the build root or a directory tree `dir/**` (`**` for all)"
+    return None
 
 
-@dataclass(frozen=True)
-class Edit:
-    """One change to one `oracle_region` setting. `statement`: `defaults` (the directory's
-    `__defaults__(all=...)`), `field` (the generator's own field) or `override` (one file's entry
-    in the generator's `overrides`). `new` None removes the setting."""
-
-    directory: str  # of the BUILD file ("" is the build root)
-    statement: str
-    target: str  # "__defaults__" or the generator's address
-    alias: str  # "__defaults__" or the generator's target type
-    file: Optional[str]
-    old: Optional[str]
-    new: Optional[str]
-
-    @property
-    def build_file(self) -> str:
-        return _build_file(self.directory)
-
-
-def _build_file(directory: str) -> str:
-    return posixpath.join(directory, "BUILD") if directory else "BUILD"
-
-
-def _parent(directory: str) -> Optional[str]:
-    if directory == "":
-        return None
-    return posixpath.dirname(directory)
+def table_region(table: Mapping[str, str], path: str) -> Optional[str]:
+    """The kind the table gives `path`: its own entry, else the nearest enclosing `dir/**`."""
+    if path in table:
+        return table[path]
+    d = posixpath.dirname(path)
+    while True:
+        key = f"{d}/{TREE}" if d else TREE
+        if key in table:
+            return table[key]
+        if not d:
+            return None
+        d = posixpath.dirname(d)
 
 
 def _depth(directory: str) -> int:
     return 0 if directory == "" else directory.count("/") + 1
 
 
-def _check(generators: Sequence[Generator]) -> None:
-    seen = set()
-    for g in generators:
-        if g.address in seen:
-            raise ValueError(f"generator {g.address} given twice")
-        seen.add(g.address)
-        for f, kind in g.files:
-            if kind not in RANK:
-                raise ValueError(f"{g.address} {f}: unknown region kind {kind!r}")
-        if not g.accepts_overrides and len(g.files) != 1:
-            raise ValueError(f"{g.address}: a target without overrides must own exactly one file")
-        if not g.accepts_overrides and not g.field_on_generator:
-            raise ValueError(f"{g.address}: {g.alias} accepts neither oracle_region nor overrides")
+def table_from_suggestions(kinds: Mapping[str, str], existing: Mapping[str, str] = {}) -> Dict[str, str]:  # noqa: B006
+    """The smallest table under which every path of `kinds` gets its kind, added to `existing`,
+    whose entries are kept (they were reviewed) and win where they already decide a path.
 
+    Exact: a dynamic programme over the directory tree choosing per directory "no entry" or one
+    `dir/**` kind, with a file entry for each file its tree gets wrong. Fewest entries first, then
+    entries higher up (a tree entry beats a file entry at a tie, so new files get the majority's
+    kind); ties go to the first kind in PRECEDENCE."""
+    for path, kind in kinds.items():
+        if kind not in RANK:
+            raise ValueError(f"{path}: unknown region kind {kind!r}")
+    todo = {p: k for p, k in kinds.items() if table_region(existing, p) is None}
+    files: Dict[str, List[str]] = {}
+    children: Dict[str, Set[str]] = {"": set()}
+    for path in todo:
+        d = posixpath.dirname(path)
+        files.setdefault(d, []).append(path)
+        while d:
+            parent = posixpath.dirname(d)
+            children.setdefault(parent, set()).add(d)
+            children.setdefault(d, set())
+            d = parent
+    memo: Dict[Tuple[str, Optional[str]], Tuple[Tuple[int, int], Optional[str]]] = {}
 
-# Compared in order: changed settings, settings in the result, `__defaults__` in the result (a
-# generator's own field reaches only its files, so it wins a tie), the sum of their depths (higher
-# directories win a tie).
-_Cost = Tuple[int, int, int, int]
-_CHOICES: Tuple[Optional[str], ...] = (None, *PRECEDENCE)
+    def solve(d: str, inherited: Optional[str]) -> Tuple[Tuple[int, int], Optional[str]]:
+        if (d, inherited) not in memo:
+            best: Optional[Tuple[Tuple[int, int], Optional[str]]] = None
+            for choice in (None, *PRECEDENCE):
+                effective = choice if choice is not None else inherited
+                wrong = [p for p in files.get(d, ()) if todo[p] != effective]
+                entries = int(choice is not None) + len(wrong)
+                depth = (_depth(d) if choice is not None else 0) + len(wrong) * (_depth(d) + 1)
+                for c in children[d]:
+                    (e, dd), _ = solve(c, effective)
+                    entries, depth = entries + e, depth + dd
+                if best is None or (entries, depth) < best[0]:
+                    best = ((entries, depth), choice)
+            memo[(d, inherited)] = best  # type: ignore[assignment]
+        return memo[(d, inherited)]
 
-
-def _add(a: _Cost, b: _Cost) -> _Cost:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
-
-
-def _setting_cost(old: Optional[str], new: Optional[str], depth: int, defaults: bool = False) -> _Cost:
-    present = new is not None
-    return (int(old != new), int(present), int(present and defaults), depth if present else 0)
-
-
-def _generator_plan(g: Generator, inherited: Optional[str], cfg_fields: Mapping[str, str],
-                    cfg_overrides: Mapping[Tuple[str, str], str]) -> Tuple[_Cost, Optional[str], Dict[str, str]]:
-    """Best (cost, generator field, overrides) for `g` under an inherited default."""
-    depth = _depth(g.directory)
-    if not g.reached_by_defaults:
-        inherited = None
-    best: Optional[Tuple[_Cost, Optional[str], Dict[str, str]]] = None
-    for own in _CHOICES:
-        if own is not None and not g.field_on_generator:
-            continue
-        effective = own if own is not None else inherited
-        cost = _setting_cost(cfg_fields.get(g.address), own, depth + 1)
-        overrides: Dict[str, str] = {}
-        feasible = True
-        for f, kind in g.files:
-            old = cfg_overrides.get((g.address, f))
-            # An override is needed where the kind differs; a right one that exists is kept.
-            want = kind if (kind != effective or old == kind) else None
-            if want is not None and not g.accepts_overrides:
-                feasible = False
-                break
-            if want is not None:
-                overrides[f] = want
-            cost = _add(cost, _setting_cost(old, want, depth + 2))
-        if feasible and (best is None or cost < best[0]):
-            best = (cost, own, overrides)
-    if best is None:
-        raise ValueError(f"{g.address}: no setting can give its files their kinds")
-    return best
-
-
-def plan(generators: Sequence[Generator], existing: RegionConfig = RegionConfig()) -> RegionConfig:
-    """The region configuration closest to `existing` (fewest changed settings, then fewest
-    settings, then settings in higher directories) under which every file of `generators` gets
-    its suggested kind. Exact: a dynamic programme over the directory tree, choosing per
-    directory "inherit" or one `__defaults__` kind. Ties go to the first kind in PRECEDENCE."""
-    _check(generators)
-    old_defaults = dict(existing.defaults)
-    old_fields = dict(existing.fields)
-    old_overrides = dict(existing.overrides)
-    by_dir: Dict[str, List[Generator]] = {}
-    dirs = {""}
-    for g in sorted(generators, key=lambda g: g.address):
-        by_dir.setdefault(g.directory, []).append(g)
-        d: Optional[str] = g.directory
-        while d is not None:
-            dirs.add(d)
-            d = _parent(d)
-    # Existing defaults elsewhere are kept: they reach none of the given generators' files.
-    children: Dict[str, List[str]] = {d: [] for d in dirs}
-    for d in sorted(dirs):
-        p = _parent(d)
-        if p is not None:
-            children[p].append(d)
-
-    memo: Dict[Tuple[str, Optional[str]], Tuple[_Cost, Optional[str]]] = {}
-    gen_memo: Dict[Tuple[str, Optional[str]], Tuple[_Cost, Optional[str], Dict[str, str]]] = {}
-
-    def gen_plan(g: Generator, inherited: Optional[str]) -> Tuple[_Cost, Optional[str], Dict[str, str]]:
-        key = (g.address, inherited)
-        if key not in gen_memo:
-            gen_memo[key] = _generator_plan(g, inherited, old_fields, old_overrides)
-        return gen_memo[key]
-
-    def solve(d: str, inherited: Optional[str]) -> Tuple[_Cost, Optional[str]]:
-        key = (d, inherited)
-        if key in memo:
-            return memo[key]
-        best: Optional[Tuple[_Cost, Optional[str]]] = None
-        for choice in _CHOICES:
-            # None: no `__defaults__` here, the parent's (if any) applies.
-            effective = choice if choice is not None else inherited
-            cost = _setting_cost(old_defaults.get(d), choice, _depth(d), defaults=True)
-            for g in by_dir.get(d, ()):
-                cost = _add(cost, gen_plan(g, effective)[0])
-            for c in children[d]:
-                cost = _add(cost, solve(c, effective)[0])
-            if best is None or cost < best[0]:
-                best = (cost, choice)
-        assert best is not None
-        memo[key] = best
-        return best
-
-    # Settings this plan does not decide are kept as they are.
-    given = {g.address for g in generators}
-    owned = {(g.address, f) for g in generators for f, _ in g.files}
-    defaults: Dict[str, str] = {d: k for d, k in old_defaults.items() if d not in dirs}
-    fields: Dict[str, str] = {a: k for a, k in old_fields.items() if a not in given}
-    overrides: Dict[Tuple[str, str], str] = {key: k for key, k in old_overrides.items() if key not in owned}
+    table = dict(existing)
 
     def walk(d: str, inherited: Optional[str]) -> None:
         _, choice = solve(d, inherited)
         effective = choice if choice is not None else inherited
         if choice is not None:
-            defaults[d] = choice
-        for g in by_dir.get(d, ()):
-            _, own, ovr = gen_plan(g, effective)
-            if own is not None:
-                fields[g.address] = own
-            for f, kind in ovr.items():
-                overrides[(g.address, f)] = kind
-        for c in children[d]:
+            table[f"{d}/{TREE}" if d else TREE] = choice
+        table.update({p: todo[p] for p in files.get(d, ()) if todo[p] != effective})
+        for c in sorted(children[d]):
             walk(c, effective)
 
     walk("", None)
-    return RegionConfig.of(defaults, fields, overrides)
-
-
-def diff_configs(generators: Sequence[Generator], old: RegionConfig, new: RegionConfig) -> List[Edit]:
-    """The edits that turn `old` into `new`, sorted by BUILD file, then target and file."""
-    gens = {g.address: g for g in generators}
-    edits: List[Edit] = []
-    od, nd = dict(old.defaults), dict(new.defaults)
-    for d in sorted(set(od) | set(nd)):
-        if od.get(d) != nd.get(d):
-            edits.append(Edit(d, "defaults", "__defaults__", "__defaults__", None, od.get(d), nd.get(d)))
-    of, nf = dict(old.fields), dict(new.fields)
-    for a in sorted(set(of) | set(nf)):
-        if of.get(a) != nf.get(a):
-            g = gens.get(a)
-            edits.append(Edit(_directory_of(a), "field", a, g.alias if g else "?", None, of.get(a), nf.get(a)))
-    oo, no = dict(old.overrides), dict(new.overrides)
-    for key in sorted(set(oo) | set(no)):
-        if oo.get(key) != no.get(key):
-            g = gens.get(key[0])
-            edits.append(Edit(_directory_of(key[0]), "override", key[0], g.alias if g else "?", key[1],
-                              oo.get(key), no.get(key)))
-    order = {"defaults": 0, "field": 1, "override": 2}
-    return sorted(edits, key=lambda e: (e.build_file, order[e.statement], e.target, e.file or ""))
-
-
-def _directory_of(address: str) -> str:
-    return address.split(":", 1)[0]
-
-
-def build_edits(generators: Sequence[Generator], existing: RegionConfig = RegionConfig()) -> List[Edit]:
-    """The shortest edit of `existing` that gives every file of `generators` its suggested kind.
-
-    `generators` must list every target that carries `oracle_region` below the directories it
-    touches: a `__defaults__` also reaches targets not given here."""
-    return diff_configs(generators, existing, plan(generators, existing))
-
-
-def apply_edits(config: RegionConfig, edits: Iterable[Edit]) -> RegionConfig:
-    """`config` with `edits` applied (each edit's `old` must match: ValueError otherwise)."""
-    defaults, fields, overrides = dict(config.defaults), dict(config.fields), dict(config.overrides)
-    for e in edits:
-        table: Dict = {"defaults": defaults, "field": fields, "override": overrides}[e.statement]
-        key = {"defaults": e.directory, "field": e.target, "override": (e.target, e.file)}[e.statement]
-        if table.get(key) != e.old:
-            raise ValueError(f"edit of {e.build_file} {e.target} {e.file or ''} expects {e.old!r}, found {table.get(key)!r}")
-        if e.new is None:
-            table.pop(key, None)
-        else:
-            table[key] = e.new
-    return RegionConfig.of(defaults, fields, overrides)
-
-
-def effective_kinds(config: RegionConfig, generators: Sequence[Generator]) -> Dict[Tuple[str, str], Optional[str]]:
-    """Each file's `oracle_region` as Pants resolves it: its `overrides` entry, else the
-    generator's field, else the nearest `__defaults__` at or above its directory (when defaults
-    reach the target type), else None."""
-    defaults, fields, overrides = dict(config.defaults), dict(config.fields), dict(config.overrides)
-    out: Dict[Tuple[str, str], Optional[str]] = {}
-    for g in generators:
-        inherited: Optional[str] = None
-        if g.reached_by_defaults:
-            d: Optional[str] = g.directory
-            while d is not None:
-                if d in defaults:
-                    inherited = defaults[d]
-                    break
-                d = _parent(d)
-        own = fields.get(g.address) if g.field_on_generator else None
-        for f, _ in g.files:
-            ovr = overrides.get((g.address, f)) if g.accepts_overrides else None
-            out[(g.address, f)] = ovr if ovr is not None else own if own is not None else inherited
-    return out
-
-
-def render_edits(edits: Sequence[Edit]) -> Dict[str, str]:
-    """Per BUILD file, the edit as BUILD text: the `__defaults__` call to add, each generator's
-    `oracle_region=` and `overrides` entries (files of one kind share a tuple key), and `# remove`
-    comments for settings to delete. Deterministic.
-
-    Where to put it: Pants applies `__defaults__` to the targets declared after the call, so it
-    goes at the top of its BUILD file (a new BUILD file where none exists); `extend=True` keeps
-    the other defaults the directory inherits (without it, `all=` drops them)."""
-    out: Dict[str, List[str]] = {}
-    for build_file in sorted({e.build_file for e in edits}):
-        lines: List[str] = []
-        mine = [e for e in edits if e.build_file == build_file]
-        for e in mine:
-            if e.statement != "defaults":
-                continue
-            if e.new is None:
-                lines.append(f'# remove oracle_region from __defaults__ (was "{e.old}")')
-            else:
-                lines.append(f'__defaults__(all=dict(oracle_region="{e.new}"), extend=True)')
-        for target in sorted({e.target for e in mine if e.statement != "defaults"}):
-            tedits = [e for e in mine if e.target == target and e.statement != "defaults"]
-            alias = tedits[0].alias
-            name = target.split(":", 1)[1]
-            args: List[str] = []
-            removals: List[str] = []
-            for e in tedits:
-                if e.statement == "field":
-                    if e.new is None:
-                        removals.append(f'oracle_region (was "{e.old}")')
-                    else:
-                        args.append(f'oracle_region="{e.new}"')
-            groups: Dict[str, List[str]] = {}
-            for e in tedits:
-                if e.statement == "override":
-                    if e.new is None:
-                        removals.append(f'overrides["{e.file}"].oracle_region (was "{e.old}")')
-                    else:
-                        groups.setdefault(e.new, []).append(e.file or "")
-            if groups:
-                entries = []
-                for kind in sorted(groups, key=RANK.__getitem__):
-                    files = sorted(groups[kind])
-                    key = f'"{files[0]}"' if len(files) == 1 else "(" + ", ".join(f'"{f}"' for f in files) + ")"
-                    entries.append(f'{key}: {{"oracle_region": "{kind}"}}')
-                args.append("overrides={" + ", ".join(entries) + "}")
-            if args:
-                lines.append(f'{alias}(name="{name}", {", ".join(args)})')
-            for r in removals:
-                lines.append(f'# {alias}(name="{name}"): remove {r}')
-        out[build_file] = "\n".join(lines) + "\n"
-    return out
-
-
-def kind_counts(suggestions: Iterable[Suggestion]) -> Dict[str, int]:
-    """How many suggestions of each kind, every kind present (zero included), in PRECEDENCE order."""
-    c = Counter(s.kind for s in suggestions)
-    return {k: c.get(k, 0) for k in PRECEDENCE}
+    return table

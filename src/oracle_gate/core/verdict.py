@@ -300,7 +300,8 @@ def evaluate(gi: GateInput) -> Verdict:
     for f in (*comp.findings, *gi.findings):
         reasons.append(Reason(f.code, _static_severity(f.code), f.line, f.path, f.lineno))
     reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.ledger_errors]
-    reasons += [Reason("GRAPH_ERROR", Severity.POLICY, line) for line in gi.engine_errors]
+    # Graph errors name their code first: GRAPH_ERROR (the head) or BASE_UNEVALUABLE (the base).
+    reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.engine_errors]
     reasons += [Reason("INFRA_ERROR", Severity.INFRA, line) for line in gi.infra_errors]
 
     # Each run judged once; only oracles that may vote on this diff can vote.
@@ -341,10 +342,11 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"UNMAPPED {region.path} owner={region.address} has no oracle_region "
                                   f"(set one in its BUILD file, or for a tree with __defaults__; "
                                   f"`pants oracle-regions` suggests them)", region.path))
-        elif need is None and region.status in ("changed", "added"):
+        elif need is None and region.status in ("changed", "added", "dependency"):
             reasons.append(Reason("UNJUDGED", Severity.INFO,
                                   f"UNJUDGED {region.path}: its baseline had no voting oracle, so nothing judged "
-                                  f"this change (an oracle for it ratchets it up)", region.path))
+                                  f"this change{' to what it depends on' if region.status == 'dependency' else ''} "
+                                  f"(an oracle for it ratchets it up)", region.path))
         elif need is not None and not at_least(have, need):
             reasons.append(Reason("FLOOR", Severity.FLOOR,
                                   f"FLOOR {region.address} kind={region.kind} need={need.value} "
@@ -453,6 +455,7 @@ def evaluate(gi: GateInput) -> Verdict:
 _STATIC_POLICY = frozenset({
     "WRITESET", "ORACLE_CHANGE", "UNMAPPED", "REGION_DOWNGRADE", "ORACLE_LOST", "CONFIG_CHANGE", "SYMLINK",
     "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
+    "BASE_UNEVALUABLE",
 })
 
 

@@ -8,6 +8,7 @@ code and the Pants version, so every diff against the same base reuses it.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -18,16 +19,21 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Mapping, Optional
 
 from oracle_gate.core.facts import FACTS_VERSION, Facts, FactsError
-from oracle_gate.rules.git_diff import GitDiff, GitDiffError, export_tree
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, ancestors, export_tree
 
 NESTED_TIMEOUT_SECONDS = 3600
 
 
 class BaseFactsError(Exception):
     """The base's facts could not be built; the message names the cause."""
+
+
+class BaseUnevaluable(BaseFactsError):
+    """Pants rejects the base commit itself (a broken BUILD file, an unknown option): deterministic,
+    so it is a policy verdict with a way out, never an infrastructure failure to retry."""
 
 
 @dataclass(frozen=True)
@@ -98,16 +104,22 @@ def _build(diff: GitDiff, env: Mapping[str, str]) -> Facts:
         argv = [sys.executable, "-m", "pants", "--no-pantsd", "--no-dynamic-ui", "--no-watch-filesystem",
                 f"--pants-workdir={os.path.join(scratch, 'workdir')}",
                 "oracle-facts", f"--oracle-facts-output={out}"]
-        try:
-            proc = subprocess.run(argv, cwd=root, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  timeout=NESTED_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
-            raise BaseFactsError(f"evaluating the base commit took longer than {NESTED_TIMEOUT_SECONDS}s") from None
-        if proc.returncode != 0 or not os.path.exists(out):
-            raise BaseFactsError(
-                f"Pants could not evaluate the base commit {diff.base_commit[:12]} under its own configuration "
-                f"(exit {proc.returncode}): {_cause(proc.stderr.decode(errors='replace'))}"
-            )
+        causes = []
+        for _attempt in range(2):
+            try:
+                proc = subprocess.run(argv, cwd=root, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      timeout=NESTED_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                raise BaseFactsError(f"evaluating the base commit took longer than {NESTED_TIMEOUT_SECONDS}s") from None
+            if proc.returncode == 0 and os.path.exists(out):
+                break
+            causes.append(f"(exit {proc.returncode}): {_cause(proc.stderr.decode(errors='replace'))}")
+        else:
+            # Evaluating a tree reads its files (and the base's plugins, which may need the
+            # network): failing twice the same way is the tree's doing, not the machine's.
+            error = BaseUnevaluable if causes[0] == causes[1] else BaseFactsError
+            raise error(f"Pants could not evaluate the base commit {diff.base_commit[:12]} under its own "
+                        f"configuration {causes[-1]}")
         try:
             facts = Facts.loads(Path(out).read_text(encoding="utf-8"))
         except FactsError as e:
@@ -115,6 +127,33 @@ def _build(diff: GitDiff, env: Mapping[str, str]) -> Facts:
         return Facts(facts.targets, facts.dependents, facts.options, facts.texts, diff.base_commit, facts.pants_version)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def last_evaluable_ancestor(diff: GitDiff, workdir: str, pants_version: str, env: Mapping[str, str],
+                            probes: int = 2, limit: int = 500) -> Optional[str]:
+    """The nearest ancestor of an unevaluable base that Pants evaluates: one whose facts this
+    machine built before (file names only are read), else the first of up to `probes` first-parent
+    ancestors that evaluates now (its facts are kept for the next gate). None when neither."""
+    store = os.path.join(workdir, "oracle-gate", "base-facts")
+    try:
+        built = {name.split("-", 1)[0] for name in os.listdir(store) if name.endswith(".json")}
+    except OSError:
+        built = set()
+    try:
+        nearest = ancestors(diff.worktree, diff.base_commit, limit)
+        first_parents = ancestors(diff.worktree, diff.base_commit, probes, first_parent=True)
+    except GitDiffError:
+        return None
+    known = next((c for c in nearest if c[:12] in built), None)
+    if known is not None:
+        return known
+    for commit in first_parents:
+        try:
+            load_or_build(dataclasses.replace(diff, base_commit=commit), workdir, pants_version, env)
+            return commit
+        except BaseFactsError:
+            continue
+    return None
 
 
 def _cause(stderr: str) -> str:

@@ -8,10 +8,11 @@ import hashlib
 import os
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from pants.backend.project_info.dependents import AddressToDependents
 from pants.backend.python.target_types import (
+    PythonRequirementsField,
     PythonSourceField,
     PythonTestSourceField,
     PythonTestUtilsGeneratorTarget,
@@ -43,6 +44,8 @@ from pants.util.strutil import help_text
 from pants.version import VERSION as _PANTS_VERSION
 
 from oracle_gate.core import facts as F
+from oracle_gate.core import regions as R
+from oracle_gate.core.dependencies import normalize_project
 from oracle_gate.core.digests import drift_line
 from oracle_gate.target_types import (
     BaselineSourceField,
@@ -187,6 +190,8 @@ def _role(target: Target, test_util_generators: frozenset) -> str:
     for field, role in _ROLE_BY_FIELD:
         if target.has_field(field):
             return role
+    if target.has_field(PythonRequirementsField):
+        return F.DEPENDENCY  # never a region, whatever `oracle_region` or `__defaults__` say
     generator = target.address.maybe_convert_to_target_generator()
     if os.path.basename(path) == "conftest.py" or (target.address.is_generated_target and generator in test_util_generators):
         return F.TEST_UTIL
@@ -200,7 +205,26 @@ def _role(target: Target, test_util_generators: frozenset) -> str:
     return F.OTHER
 
 
-def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFact:
+def _region(target: Target, paths: Tuple[str, ...], table: Mapping[str, str]) -> Optional[str]:
+    """The evaluated `oracle_region`; for code without one, the `[oracle-gate].regions` table's."""
+    if not target.has_field(OracleRegionField):
+        return None
+    value = target[OracleRegionField].value
+    if value is None and len(paths) == 1 and target.has_field(SingleSourceField) and not target.has_field(AssetSourceField):
+        return R.table_region(table, paths[0])
+    return value
+
+
+def region_table(options: Mapping[str, Any]) -> Dict[str, str]:
+    """`[oracle-gate].regions`, checked: a bad entry is an error naming it."""
+    table = options.get("oracle-gate.regions") or {}
+    problems = [p for k, v in sorted(table.items()) for p in [R.table_key_error(k, v)] if p]
+    if problems:
+        raise OracleGateError(f"[oracle-gate].regions: {problems[0]}" + (f" (+{len(problems) - 1} more)" if len(problems) > 1 else ""))
+    return dict(table)
+
+
+def target_fact(target: Target, role: str, paths: Tuple[str, ...], table: Mapping[str, str] = {}) -> F.TargetFact:  # noqa: B006
     # Fields at their default are left out: a backend that registers a new field (a lint tool's
     # `skip_*`) changes no target's evaluated meaning.
     fields = tuple(sorted((f.alias, _field_digest(f.value)) for f in target.field_values.values()
@@ -210,7 +234,7 @@ def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFa
         alias=target.alias,
         role=role,
         paths=paths,
-        region=target[OracleRegionField].value if target.has_field(OracleRegionField) else None,
+        region=_region(target, paths, table),
         tags=tuple(sorted(target.get(Tags).value or ())),
         skip=bool(target.has_field(SkipPythonTestsField) and target[SkipPythonTestsField].value),
         fields=fields,
@@ -220,6 +244,8 @@ def target_fact(target: Target, role: str, paths: Tuple[str, ...]) -> F.TargetFa
         entry_point=target[EntryPointField].value if target.has_field(EntryPointField) else None,
         test_tooling=bool(target.has_field(OracleTestToolingField) and target[OracleTestToolingField].value),
         generator=target.address.maybe_convert_to_target_generator().spec if target.address.is_generated_target else None,
+        requirements=tuple(sorted({normalize_project(r.project_name) for r in target[PythonRequirementsField].value or ()}))
+        if target.has_field(PythonRequirementsField) else (),
     )
 
 
@@ -262,13 +288,15 @@ async def tree_facts(_: TreeFactsRequest, all_targets: AllUnexpandedTargets, bui
              if t.has_field(SourcesField) and not t.has_field(SingleSourceField) and not isinstance(t, TargetGenerator)]
     multi_paths = await MultiGet(Get(SourcesPaths, SourcesPathsRequest(t[SourcesField])) for t in multi)
     paths_of = {t.address: tuple(sorted(p.files)) for t, p in zip(multi, multi_paths)}
+    values, ranks = await _options(build_root.path)
+    table = region_table(values)
     targets: List[F.TargetFact] = []
     for t in all_targets:
         if t.has_field(SingleSourceField):
             paths: Tuple[str, ...] = (t[SingleSourceField].file_path,)
         else:
             paths = paths_of.get(t.address, ())
-        targets.append(target_fact(t, _role(t, test_util_generators), paths))
+        targets.append(target_fact(t, _role(t, test_util_generators), paths, table))
 
     # Locked files: their actual bytes; ledgers and baselines: their text too.
     locked = sorted({p for t in all_targets for p in [_locked_path(t)] if p})
@@ -281,7 +309,6 @@ async def tree_facts(_: TreeFactsRequest, all_targets: AllUnexpandedTargets, bui
     texts = {f"sha256:{e.path}": e.file_digest.fingerprint for e in entries if isinstance(e, FileEntry)}
     texts.update({fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents})
 
-    values, ranks = await _options(build_root.path)
     facts = F.make_facts(
         targets=targets,
         dependents={a.spec: tuple(d.spec for d in ds) for a, ds in a2d.mapping.items()},

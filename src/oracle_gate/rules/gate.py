@@ -29,7 +29,7 @@ from pants.base.specs import Specs
 from pants.engine.target import FilteredTargets, Targets
 from pants.option.global_options import GlobalOptions
 from pants.source.source_root import SourceRoot, SourceRootRequest
-from pants.option.option_types import BoolOption, EnumOption, IntOption, StrListOption, StrOption
+from pants.option.option_types import BoolOption, DictOption, EnumOption, IntOption, StrListOption, StrOption
 from pants.util.strutil import help_text
 
 from oracle_gate.core import compare as C
@@ -38,19 +38,22 @@ from oracle_gate.core import report as REPORT
 from oracle_gate.core import verdict as V
 from oracle_gate.core.baseline import Baseline, BaselineError
 from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
-from oracle_gate.core.markers import added_markers, judge_config_change
+from oracle_gate.core.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.mutants import MutantTooLarge, MutationUnsupported, encode_mutant_env, mutants
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
-from oracle_gate.rules.base_facts import BaseFactsError, load_or_build
+from oracle_gate.rules.base_facts import BaseFactsError, BaseUnevaluable, last_evaluable_ancestor, load_or_build
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest, pants_version
+from oracle_gate.core.dependencies import changed_projects, resolve_lockfiles
+from oracle_gate.core.unowned import holds_no_code
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, read_diff
 from oracle_gate.rules.runs import MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
 
 DEFAULTS: Dict[str, Any] = {
     "other_globs": list(C.DEFAULT_OTHER_GLOBS),
     "exclude_tags": [],
+    "exclude_globs": [],
     "max_freeze_days": DEFAULT_MAX_FREEZE_DAYS,
     "min_rank_required": "R2_properties",
     "mutants_per_symbol": 4,
@@ -103,7 +106,20 @@ class OracleGateSubsystem(GoalSubsystem):
     dry_run = BoolOption(default=False, help="Print lanes, regions, demotions, predicted reasons and the run plan; run nothing; exit 0.")
     run_all = BoolOption(default=False, advanced=True, help="Run the oracles even when the verdict is already a policy failure.")
     exclude_tags = StrListOption(default=[], help="Tests with any of these tags (e.g. needs-docker) never run and never vote; listed as EXCLUDED.")
+    exclude_globs = StrListOption(default=[], help="Test files matching these globs (e.g. tests/integration/*) never run and never vote, like exclude_tags; no BUILD edit, so deleting or renaming a test never breaks the build.")
     other_globs = StrListOption(default=list(C.DEFAULT_OTHER_GLOBS), advanced=True, help="Globs of unowned paths that are documentation. Any other unowned path fails closed (UNMAPPED).")
+    regions = DictOption[str](
+        default={},
+        help=help_text(
+            """
+            Region kinds for code without an `oracle_region` of its own: keys are a file path from
+            the build root or a directory tree (`src/app/**`, `**` for all), values a kind; the
+            file's entry wins, else the nearest tree. `oracle-regions --write` writes them to
+            `oracle-regions.json` and sets `regions = "@oracle-regions.json"`, which survives
+            deleted and renamed files and never edits a BUILD file.
+            """
+        ),
+    )
     max_freeze_days = IntOption(default=DEFAULT_MAX_FREEZE_DAYS, advanced=True, help="The longest a freeze-ledger row may last (expires - added).")
     min_rank_required = StrOption(default="R2_properties", advanced=True, help=f"The ladder rank that must have run and passed: one of {', '.join(V.RANKS)}.")
     mutants_per_symbol = IntOption(default=4, advanced=True, help="Mutants generated per changed symbol (0 turns numbness checks off).")
@@ -157,6 +173,17 @@ def effective_policy(gate: OracleGateSubsystem, base: F.Facts) -> Policy:
 
 
 # -- sources -------------------------------------------------------------------------------------------
+async def _lock_changes(diff: GitDiff, base: F.Facts, head: F.Facts) -> Dict[str, Tuple[str, Optional[FrozenSet[str]]]]:
+    """The lockfiles (of the base's or the head's configuration) this diff changed, with the
+    projects each change affects."""
+    locks = {**resolve_lockfiles(head.option_map), **resolve_lockfiles(base.option_map)}
+    changed = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p in locks})
+    if not changed:
+        return {}
+    before, after = base_texts(diff, changed), await _head_texts(changed)
+    return {p: (locks[p], changed_projects(before.get(p), after.get(p))) for p in changed}
+
+
 async def _head_texts(paths: Sequence[str]) -> Dict[str, str]:
     wanted = sorted({p for p in paths if not p.startswith("../")})
     if not wanted:
@@ -231,15 +258,18 @@ _PYTEST_WORDS = ("pytest", "hypothesis", "addopts", "testpaths", "python_files",
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _config_findings(changes: Sequence[C.Change], src: Sources) -> List[C.Finding]:
+def _config_findings(changes: Sequence[C.Change], src: Sources, head: F.Facts) -> List[C.Finding]:
     """Changes to files pytest reads as configuration, judged by the sections pytest reads; and,
-    failing closed, any change we cannot attribute for sure."""
+    failing closed, any change we cannot attribute for sure. A file above no test that remains at
+    head (a removed package's own pytest section) judges nothing."""
     out = []
+    remaining = [t.paths[0] for t in head.targets if t.is_test and t.paths]
     for c in changes:
         name = os.path.basename(c.path)
-        if name not in C.PYTEST_CONFIGS:
+        if name not in C.PYTEST_CONFIGS or not judges_a_test(c.path, remaining):
             continue
-        before, after = src.base.get(c.path), src.head.get(c.path)
+        # A renamed file is compared with what it was: settings that move with their tests are unchanged.
+        before, after = src.base.get(c.old_path or c.path), src.head.get(c.path)
         try:
             found = judge_config_change(c.path, before, after)
         except ValueError as e:
@@ -259,8 +289,8 @@ def _config_findings(changes: Sequence[C.Change], src: Sources) -> List[C.Findin
 def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: Sequence[str]) -> List[C.Finding]:
     out = []
     for region in comp.regions:
-        if region.status == "audited" or not _is_py(region.path):
-            continue
+        if region.status in ("audited", "dependency") or not _is_py(region.path):
+            continue  # its code did not change
         declared = base.by_address.get(region.address)
         if declared is not None and declared.test_tooling:
             continue  # the base says this is test tooling (a pytest plugin, a harness)
@@ -366,8 +396,12 @@ def _excluded(head: F.Facts, comp: C.Comparison, policy: Policy) -> List[C.Findi
     found = sorted({t.address for r in comp.regions if r.address in head.by_address
                     for t in head.covering_tests(r.address) if t.address in excluded})
     tags = set(policy.exclude_tags)
-    return [C.Finding("EXCLUDED", f"EXCLUDED {a} (tags: {', '.join(sorted(set(head.by_address[a].tags) & tags))}): "
-                                  f"never runs, never votes") for a in found]
+
+    def why(a: str) -> str:
+        matched = sorted(set(head.by_address[a].tags) & tags)
+        return f"tags: {', '.join(matched)}" if matched else "exclude_globs"
+
+    return [C.Finding("EXCLUDED", f"EXCLUDED {a} ({why(a)}): never runs, never votes") for a in found]
 
 
 def _baseline(base: F.Facts) -> Optional[object]:
@@ -452,7 +486,7 @@ def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolE
     moved = any(r.status in ("deleted", "reclassified") or r.old_path for r in comp.regions)
     used: Set[str] = set()
     for region in comp.regions:
-        if region.status in ("audited", "deleted") or not _is_py(region.path):
+        if region.status in ("audited", "deleted", "dependency") or not _is_py(region.path):
             continue
         before = src.base.get(region.old_path or region.path) if region.status != "added" else None
         after = src.head.get(region.path)
@@ -719,6 +753,12 @@ async def run_oracle_gate(
     if diff.changes:
         try:
             built = load_or_build(diff, global_options.pants_workdir, pants_version(), dict(env))
+        except BaseUnevaluable as e:
+            way_out = last_evaluable_ancestor(diff, global_options.pants_workdir, pants_version(), dict(env))
+            hint = (f"gate against the last commit before it that evaluates: --oracle-gate-base={way_out[:12]}"
+                    if way_out else "no earlier commit evaluates either; gate against one that does with --oracle-gate-base=<ref>")
+            return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
+                                     engine_error=f"BASE_UNEVALUABLE {e}; {hint}")
         except BaseFactsError as e:
             return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
                                      infra_error=f"INFRA_ERROR base facts: {e}")
@@ -732,7 +772,8 @@ async def run_oracle_gate(
     if problem:
         console.print_stderr(f"oracle-gate: error: {problem}")
         return OracleGate(exit_code=V.EXIT_POLICY)
-    c_policy = C.Policy(policy.lane, policy.accept_tautology, tuple(policy.other_globs), tuple(policy.exclude_tags))
+    c_policy = C.Policy(policy.lane, policy.accept_tautology, tuple(policy.other_globs), tuple(policy.exclude_tags),
+                        tuple(policy.exclude_globs))
 
     # Sources of the changed Python files, at base and head.
     changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
@@ -749,8 +790,11 @@ async def run_oracle_gate(
     comp = C.compare(base, head, diff.changes, c_policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
-                     config_findings=_config_findings(diff.changes, src), audit=audit,
-                     cosmetic=_cosmetic(diff.changes, src))
+                     config_findings=_config_findings(diff.changes, src, head), audit=audit,
+                     cosmetic=_cosmetic(diff.changes, src),
+                     lock_changes=await _lock_changes(diff, base, head),
+                     inert=frozenset(p for p in changed_py if _is_py(p) and holds_no_code(src.base.get(p))
+                                     and holds_no_code(src.head.get(p))))
 
     oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
     production_sources = await _production_sources(head, comp)

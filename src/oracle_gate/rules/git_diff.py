@@ -81,6 +81,18 @@ def find_worktree(buildroot: str) -> str:
     return proc.stdout.decode().strip()
 
 
+def ancestors(worktree: str, commit: str, limit: int, first_parent: bool = False) -> List[str]:
+    """Up to `limit` proper ancestors of `commit`, nearest first."""
+    return _out(worktree, "rev-list", *(["--first-parent"] if first_parent else []), f"--max-count={limit}",
+                f"{commit}^").split()
+
+
+def tracked_files(buildroot: str) -> List[str]:
+    """The files git tracks under the build root, relative to it."""
+    out = _git(buildroot, "ls-files", "-z", "--", ".").stdout.decode(errors="surrogateescape")
+    return sorted(p for p in out.split("\0") if p)
+
+
 def _name_status(raw: str) -> List[Tuple[str, str, Optional[str]]]:
     """(status, path, old path) from `git diff --name-status -z`; copies are additions."""
     fields = raw.split("\0")

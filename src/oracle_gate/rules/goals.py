@@ -11,7 +11,7 @@ import os
 import posixpath
 import shutil
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from pants.backend.python.goals.pytest_runner import TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
@@ -38,9 +38,11 @@ from oracle_gate.core import verdict as V
 from oracle_gate.core.baseline import BaselineRegion, BaselineSkip, make_baseline
 from oracle_gate.core.digests import sha256_hex
 from oracle_gate.core.signature import normalize_name
+from oracle_gate.core.unowned import group_counts, unowned_globs
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.rules.gate import Sources, oracle_runs, run_set, targets_of
-from oracle_gate.rules.lock import rewrite_lock, write_region_edits
+from oracle_gate.rules.git_diff import GitDiffError, tracked_files
+from oracle_gate.rules.lock import rewrite_lock, write_adoption
 from oracle_gate.rules.runs import OracleRuns, OracleRunsRequest
 from oracle_gate.target_types import OracleDraftField, ReplaySourceField, Sha256Field
 
@@ -73,7 +75,9 @@ async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsys
                                 specified: FilteredTargets, run_id: RunId) -> OracleRatchet:
     tree = await Get(TreeFacts, TreeFactsRequest())
     facts = tree.facts
-    policy = C.Policy(exclude_tags=tuple(subsystem.exclude_tags))
+    # The exclusions the gate will use (the configuration's), and any given here.
+    policy = C.Policy(exclude_tags=tuple(dict.fromkeys([*subsystem.exclude_tags, *(facts.option("oracle-gate.exclude_tags") or ())])),
+                      exclude_globs=tuple(facts.option("oracle-gate.exclude_globs") or ()))
     audit = tuple(t.address.spec for t in specified)
     comp = C.compare(facts, facts, (), policy, audit=audit)
     planned = run_set(facts, comp)
@@ -132,15 +136,18 @@ class OracleRegionsSubsystem(GoalSubsystem):
     name = "oracle-regions"
     help = help_text(
         """
-        Suggest an `oracle_region` for every production target without one, from what it imports
-        and what it is (database and cache clients: state; HTTP, sockets, files, subprocesses: io;
+        Suggest a region for every production code target without one, from what it imports and
+        what it is (database and cache clients: state; HTTP, sockets, files, subprocesses: io;
         asyncio, threads, processes: concurrent; contract files and models: schema; otherwise
-        pure), and print the shortest BUILD edits (`__defaults__` where one kind covers a tree,
-        `overrides` for the exceptions). `--write` applies them. A region sets a floor, so landing
-        them is a human-lane change.
+        pure), as the smallest `[oracle-gate].regions` table (directory trees where one kind covers
+        most files, single files for the exceptions). `--write` writes it to `oracle-regions.json`
+        (entries already there are kept) and points `[oracle-gate].regions` at it in pants.toml.
+        No BUILD file is edited, so deleting or renaming a file never breaks the build.
+        Requirements and data files get no region: they are judged through the code that uses
+        them. A region sets a floor, so landing them is a human-lane change.
         """
     )
-    write = BoolOption(default=False, help="Write the suggested edits into the BUILD files.")
+    write = BoolOption(default=False, help="Write the table to oracle-regions.json and reference it from pants.toml.")
 
 
 class OracleRegions(Goal):
@@ -154,21 +161,14 @@ async def suggest_oracle_regions(console: Console, subsystem: OracleRegionsSubsy
     tree = await Get(TreeFacts, TreeFactsRequest())
     facts = tree.facts
     wanted = {t.address.spec for t in specified}
-    # Production code, and data files production code reads (test plumbing is not a region).
-    readers = {a for t in facts.targets if t.role == F.OTHER and t.paths
-               for a in [t.address] if any(facts.by_address.get(d) is not None and facts.by_address[d].role == F.PRODUCTION
-                                          and facts.by_address[d].paths
-                                          for d in facts.transitive_dependents([t.address]))}
-    todo = [t for t in facts.targets if t.region is None and t.paths and t.address in wanted
-            and (t.role == F.PRODUCTION or t.address in readers)]
+    todo = [t for t in facts.targets if t.role == F.PRODUCTION and t.region is None and t.path and t.address in wanted]
     if not todo:
         console.print_stdout("oracle-regions: every production target in the specs has a region; nothing to suggest")
-        return OracleRegions(exit_code=0)
+        return await _write_adoption(console, subsystem, build_root, facts, None)
     py = [t for t in todo if t.paths[0].endswith(".py")]
     contents = await Get(DigestContents, PathGlobs([t.paths[0] for t in py]))
     roots = await MultiGet(Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(t.paths[0])) for t in py)
     texts = {fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents}
-    utils = {t.address for t in facts.targets if t.role == F.TEST_UTIL}
     inputs = []
     for t in todo:
         imports = frozenset()
@@ -178,46 +178,59 @@ async def suggest_oracle_regions(console: Console, subsystem: OracleRegionsSubsy
                 imports = R.imports_of_source(texts.get(t.paths[0], ""), module, package)
             except ValueError as e:
                 console.print_stderr(f"oracle-regions: {t.paths[0]}: {e}; suggesting from its name only")
-        inputs.append(R.TargetFacts(t.address, t.paths[0], imports, test_util=t.address in utils))
+        inputs.append(R.TargetFacts(t.address, t.paths[0], imports))
     suggestions = R.suggest_all(inputs)
     for s in suggestions:
         console.print_stdout(f"SUGGEST {s.path} {s.kind}: {s.reason}")
-    generators = _generators(facts, {s.address: s.kind for s in suggestions})
-    edits = R.build_edits(generators)
-    rendered = R.render_edits(edits)
-    for build_file, text in rendered.items():
-        console.print_stdout(f"EDIT {build_file}:")
-        for line in text.splitlines():
-            console.print_stdout(f"    {line}")
+    table, added = _region_table(facts, suggestions)
+    for key, kind in added.items():
+        console.print_stdout(f"REGION {key} {kind}")
     counts = R.kind_counts(suggestions)
     console.print_stdout(f"oracle-regions: {len(suggestions)} target(s): "
                          + ", ".join(f"{k} {n}" for k, n in counts.items())
-                         + f"; {len(edits)} setting(s) in {len(rendered)} BUILD file(s)")
+                         + f"; {len(added)} table entr{'y' if len(added) == 1 else 'ies'}")
+    return await _write_adoption(console, subsystem, build_root, facts, table)
+
+
+
+def _region_table(facts: F.Facts, suggestions: List[R.Suggestion]) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """The table with the suggestions added, and the entries it adds."""
+    existing = dict(facts.option("oracle-gate.regions") or {})
+    table = R.table_from_suggestions({s.path: s.kind for s in suggestions}, existing)
+    return table, {k: v for k, v in sorted(table.items()) if k not in existing}
+
+
+def _unowned(build_root: str, facts: F.Facts) -> List[str]:
+    """Tracked paths no target owns that the policy does not list yet (BUILD and config files,
+    which the gate judges by what they change, excepted)."""
+    try:
+        tracked = tracked_files(build_root)
+    except GitDiffError:
+        return []
+    policy = tuple(facts.option("oracle-gate.other_globs") or C.DEFAULT_OTHER_GLOBS)
+    return [p for p in tracked if not facts.owners(p) and not C.judged_as_configuration(p) and not C.matches(p, policy)]
+
+
+async def _write_adoption(console: Console, subsystem: OracleRegionsSubsystem, build_root: BuildRoot,
+                          facts: F.Facts, table: Optional[Dict[str, str]]) -> OracleRegions:
+    """List the unowned paths as reviewed-policy globs and, with --write, write both policies."""
+    unowned = _unowned(build_root.path, facts)
+    globs = unowned_globs(tracked_files(build_root.path), unowned) if unowned else []
+    for glob, n in group_counts(globs, unowned).items():
+        console.print_stdout(f"UNOWNED {glob} ({n} path{'' if n == 1 else 's'} no target owns)")
+    if unowned:
+        console.print_stdout(f"oracle-regions: {len(unowned)} unowned tracked path(s) as {len(globs)} other_globs "
+                             f"entr{'y' if len(globs) == 1 else 'ies'} (documentation, other build systems, "
+                             f"test data: review them)")
     if not subsystem.write:
         return OracleRegions(exit_code=0)
-    manual = write_region_edits(build_root.path, edits)
-    for line in manual:
-        console.print_stderr(f"oracle-regions: edit by hand: {line}")
-    console.print_stdout(f"oracle-regions: wrote {len(edits) - len(manual)} setting(s)"
-                         + (f"; {len(manual)} left to edit by hand" if manual else ""))
-    return OracleRegions(exit_code=1 if manual else 0)
-
-
-def _generators(facts: F.Facts, kinds: Dict[str, str]) -> List[R.Generator]:
-    """The suggestion per file, grouped by the target generator (or single target) declaring it."""
-    grouped: Dict[str, Dict[str, str]] = {}
-    for address, kind in kinds.items():
-        t = facts.by_address[address]
-        owner = t.generator or t.address
-        directory, _ = F.split_address(owner)
-        path = t.paths[0]
-        grouped.setdefault(owner, {})[posixpath.relpath(path, directory) if directory else path] = kind
-    out = []
-    for owner, files in sorted(grouped.items()):
-        directory, name = F.split_address(owner)
-        alias = facts.by_address[owner].alias if owner in facts.by_address else "python_source"
-        out.append(R.generator_for(directory, name, alias, files))
-    return out
+    try:
+        written = write_adoption(build_root.path, table, globs)
+    except (OSError, ValueError) as e:
+        console.print_stderr(f"oracle-regions: error: {e}")
+        return OracleRegions(exit_code=2)
+    console.print_stdout(f"oracle-regions: wrote {written or 'nothing (nothing to add)'}")
+    return OracleRegions(exit_code=0)
 
 
 # -- oracle-promote -----------------------------------------------------------------------------------

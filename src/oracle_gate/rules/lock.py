@@ -2,12 +2,14 @@
 
 It never runs implicitly: the gate only ever reports FIXTURE_DRIFT. This goal rewrites the
 `sha256=` of the chosen `locked_fixture` targets in their BUILD files and prints both digests.
+`write_region_table` is `oracle-regions --write`'s writer: the other file the human lane edits.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import List, Mapping, Optional, Sequence
 
 from pants.base.build_root import BuildRoot
 from pants.engine.addresses import Address
@@ -16,7 +18,6 @@ from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule
 from pants.engine.target import FilteredTargets
 
-from oracle_gate.core import regions as R
 from oracle_gate.rules.facts import FixtureDigest, FixtureDigestRequest
 from oracle_gate.target_types import Sha256Field
 
@@ -74,62 +75,46 @@ def relock_text(text: str, target_name: str, default_name: str, old: str, new: s
     return None
 
 
-def _build_files(directory: str) -> List[str]:
-    if not os.path.isdir(directory):
-        return []
-    return [os.path.join(directory, n) for n in sorted(os.listdir(directory))
-            if (n == "BUILD" or n.startswith("BUILD.")) and os.path.isfile(os.path.join(directory, n))]
+REGION_TABLE = "oracle-regions.json"
 
 
-def _insert_kwargs(build_root: str, directory: str, alias: str, name: str, kwargs: str,
-                   refuse_if: str) -> bool:
-    """Insert `kwargs` as the first arguments of the `alias(...)` call declaring `name`, unless
-    that call already mentions `refuse_if` (then a person merges it). True when written."""
-    default_name = os.path.basename(directory) or os.path.basename(build_root)
-    for path in _build_files(os.path.join(build_root, directory)):
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        for start, end in _call_spans(text, (alias,)):
-            call = text[start:end]
-            named = _NAME_RE.search(call)
-            if (named.group(1) if named else default_name) != name:
-                continue
-            if re.search(r"\b" + re.escape(refuse_if) + r"\s*=", call):
-                return False
-            paren = start + call.index("(") + 1
-            rest = text[paren:]
-            separator = "" if rest.lstrip().startswith(")") else ", "
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text[:paren] + kwargs + separator + rest)
-            return True
-    return False
+def _set_gate_option(toml: str, name: str, line: str) -> str:
+    """`toml` with `line` (which sets `name`) under `[oracle-gate]`, added once; ValueError when
+    the file already sets `name` another way (a person merges it)."""
+    section = re.search(r"(?m)^\[oracle-gate\][ \t]*(#.*)?$", toml)
+    body = toml[section.end():] if section else ""
+    nxt = re.search(r"(?m)^\[", body)
+    body = body[:nxt.start()] if nxt else body
+    if line in body.splitlines():
+        return toml
+    if re.search(rf"(?m)^\s*{re.escape(name)}(\.add|\.remove)?\s*=", body) or re.search(rf"(?m)^\[oracle-gate\.{re.escape(name)}\]", toml):
+        raise ValueError(f"pants.toml sets [oracle-gate].{name} already; add this by hand: {line}")
+    if section:
+        return toml[:section.end()] + "\n" + line + toml[section.end():]
+    return toml + ("\n" if toml and not toml.endswith("\n") else "") + "\n[oracle-gate]\n" + line + "\n"
 
 
-def write_region_edits(build_root: str, edits: Sequence[R.Edit]) -> List[str]:
-    """Apply region edits that only add settings (adoption); everything else is returned as a
-    line for a person to apply."""
-    manual: List[str] = []
-    overrides: Dict[tuple, List[R.Edit]] = {}
-    for e in edits:
-        if e.old is not None or e.new is None:
-            manual.append(f"{e.build_file}: {e.target} {e.file or ''} oracle_region {e.old!r} -> {e.new!r}")
-        elif e.statement == "defaults":
-            path = os.path.join(build_root, e.build_file)
-            text = open(path, encoding="utf-8").read() if os.path.exists(path) else ""
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(f'__defaults__(all=dict(oracle_region="{e.new}"), extend=True)\n' + text)
-        elif e.statement == "field":
-            _, name = e.target.split(":", 1)
-            if not _insert_kwargs(build_root, e.directory, e.alias, name, f'oracle_region="{e.new}"', "oracle_region"):
-                manual.append(f"{e.build_file}: {e.target} oracle_region={e.new!r}")
-        else:
-            overrides.setdefault((e.directory, e.target, e.alias), []).append(e)
-    for (directory, target, alias), group in sorted(overrides.items()):
-        _, name = target.split(":", 1)
-        entries = ", ".join(f'"{e.file}": {{"oracle_region": "{e.new}"}}' for e in sorted(group, key=lambda e: e.file or ""))
-        if not _insert_kwargs(build_root, directory, alias, name, "overrides={" + entries + "}", "overrides"):
-            manual.extend(f"{e.build_file}: {target} overrides[{e.file!r}].oracle_region={e.new!r}" for e in group)
-    return manual
+def write_adoption(build_root: str, table: Optional[Mapping[str, str]], other_globs: Sequence[str]) -> str:
+    """Adoption's reviewed policy: the region table in oracle-regions.json (sorted, an entry a line)
+    read by `regions = "@oracle-regions.json"`, and `other_globs.add` for the unowned paths, both
+    under `[oracle-gate]` in pants.toml. No BUILD file is touched. Returns what it wrote."""
+    toml_path = os.path.join(build_root, "pants.toml")
+    toml = open(toml_path, encoding="utf-8").read() if os.path.exists(toml_path) else ""
+    new = toml
+    written = []
+    if table:
+        new = _set_gate_option(new, "regions", f'regions = "@{REGION_TABLE}"')
+    if other_globs:
+        new = _set_gate_option(new, "other_globs", "other_globs.add = [" + ", ".join(json.dumps(g) for g in other_globs) + "]")
+    if table:
+        with open(os.path.join(build_root, REGION_TABLE), "w", encoding="utf-8") as f:
+            f.write("{\n" + ",\n".join(f"  {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(table.items())) + "\n}\n")
+        written.append(f"{REGION_TABLE} ({len(table)} entries)")
+    if new != toml:
+        with open(toml_path, "w", encoding="utf-8") as f:
+            f.write(new)
+        written.append("pants.toml")
+    return " and ".join(written)
 
 
 def rewrite_lock(build_root: str, address: Address, old: str, new: str) -> Optional[str]:

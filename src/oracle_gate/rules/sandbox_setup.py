@@ -32,12 +32,36 @@ from oracle_gate.target_types import (
 )
 
 SANDBOX_PACKAGE = "_oracle_gate_sandbox"
+# What the sandbox holds under the test's source root: a directory without `__init__.py`, so
+# coverage.py's search for unexecuted files (`--cov=<source root>`) never enters it. Its two shims
+# run only while pytest loads plugins, before coverage starts; they import the recorder from a
+# private copy outside the sandbox, so coverage never measures or reports a recorder file and
+# `pants test` with `use_coverage` reports exactly what it reports without the backend.
+BOOT_PACKAGE = "_oracle_gate_boot"
 CONFIG_DIR = ".oracle-gate/config"
 LEDGER_DIR = ".oracle-gate/ledgers"
 # The core modules the recorder imports (relatively), shipped beside it.
 CORE_MODULES = ("__init__", "results", "signature")
 SANDBOX_MODULES = ("__init__", "plugin", "replay")
 DIST_INFO = "oracle_gate_sandbox-1.0.dist-info"
+PLUGINS = {"oracle_gate": "plugin", "oracle_gate_replay": "replay"}  # pytest11 entry point -> module
+
+# Executed once, at import: copies the recorder out of the sandbox and puts the copy on sys.path.
+# (Templates with `{package}` and `{module}`: build-support/recorder-matrix reads them too.)
+BOOT_RUNTIME = """\
+import atexit, os, shutil, sys, tempfile
+_copy = tempfile.mkdtemp(prefix="oracle-gate-recorder-")
+atexit.register(shutil.rmtree, _copy, True)
+shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime", "{package}"),
+                os.path.join(_copy, "{package}"))
+sys.path.append(_copy)
+"""
+# A pytest11 entry point: the recorder's module takes the shim's place, so pytest registers it.
+BOOT_SHIM = """\
+import importlib, sys
+from . import runtime_path  # noqa: F401
+sys.modules[__name__] = importlib.import_module("{package}.sandbox.{module}")
+"""
 
 
 @dataclass(frozen=True)
@@ -59,18 +83,22 @@ def _source(package: str, module: str) -> bytes:
 
 @rule(level=LogLevel.DEBUG)
 async def sandbox_runtime(request: SandboxRuntimeRequest) -> SandboxRuntime:
-    """The recorder plugin, the core modules it needs, and a dist-info so pytest autoloads it."""
+    """The recorder plugin, the core modules it needs, its boot shims and a dist-info so pytest
+    autoloads it."""
     root = PurePath(request.root)
-    pkg = root / SANDBOX_PACKAGE
+    boot = root / BOOT_PACKAGE
+    pkg = boot / "runtime" / SANDBOX_PACKAGE
+    entry_points = "".join(f"{name} = {BOOT_PACKAGE}.{module}\n" for name, module in PLUGINS.items())
     files = [
+        FileContent(str(boot / "runtime_path.py"), BOOT_RUNTIME.format(package=SANDBOX_PACKAGE).encode()),
+        *(FileContent(str(boot / f"{module}.py"), BOOT_SHIM.format(package=SANDBOX_PACKAGE, module=module).encode())
+          for module in PLUGINS.values()),
         FileContent(str(pkg / "__init__.py"), b""),
         *(FileContent(str(pkg / "sandbox" / f"{m}.py"), _source("oracle_gate.sandbox", m)) for m in SANDBOX_MODULES),
         *(FileContent(str(pkg / "core" / f"{m}.py"), _source("oracle_gate.core", m)) for m in CORE_MODULES),
         FileContent(str(root / DIST_INFO / "METADATA"),
                     b"Metadata-Version: 2.1\nName: oracle-gate-sandbox\nVersion: 1.0\n"),
-        FileContent(str(root / DIST_INFO / "entry_points.txt"),
-                    f"[pytest11]\noracle_gate = {SANDBOX_PACKAGE}.sandbox.plugin\n"
-                    f"oracle_gate_replay = {SANDBOX_PACKAGE}.sandbox.replay\n".encode()),
+        FileContent(str(root / DIST_INFO / "entry_points.txt"), f"[pytest11]\n{entry_points}".encode()),
     ]
     return SandboxRuntime(await Get(Digest, CreateDigest(files)))
 

@@ -8,7 +8,8 @@ format is core/results.py; the gate judges from it.
 
 It never changes an outcome, a report or the exit status, loads no Hypothesis settings, and
 catches its own exceptions (kept as `recorder_errors`). Pants copies it with the core modules it
-imports into the sandbox as the package `_oracle_gate_sandbox`, registered as a pytest11 plugin.
+imports into the sandbox as the package `_oracle_gate_sandbox`, registered as a pytest11 plugin
+(loaded from a private copy outside the sandbox: rules/sandbox_setup.py says why).
 The setup hook tells it, per test file, in `.oracle-gate/config/*.json`: `source` (the test file,
 relative to the build root), `address` and `fixtures` (locked fixture paths to re-hash).
 """
@@ -49,7 +50,8 @@ EXTRA_OUTPUT = "extra-output"  # Pants collects this directory of the sandbox
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
 MUTANT_ENV = "ORACLE_GATE_MUTANT"
 # Code under these directories is machinery (installed packages, caches, this recorder), not evidence.
-EXCLUDED_DIRS = frozenset({"site-packages", "dist-packages", ".cache", ".oracle-gate", "_oracle_gate_sandbox"})
+EXCLUDED_DIRS = frozenset({"site-packages", "dist-packages", ".cache", ".oracle-gate", "_oracle_gate_sandbox",
+                           "_oracle_gate_boot"})
 # sys.monitoring tool ids we may take: 1 is coverage.py's, 3 Hypothesis' explain phase.
 MONITORING_TOOLS = (4, 2, 5, 0)
 FAILED = ("failed", "error")
