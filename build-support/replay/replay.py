@@ -69,8 +69,8 @@ class Replay:
         self.logs = self.work / "logs"
         self.logs.mkdir(parents=True, exist_ok=True)
         plugin = self.work / "plugin-src"  # a snapshot: editing this checkout never changes the judge
-        if not plugin.exists():
-            shutil.copytree(HERE / "src", plugin, ignore=shutil.ignore_patterns("__pycache__", "BUILD"))
+        shutil.rmtree(plugin, ignore_errors=True)
+        shutil.copytree(HERE / "src", plugin, ignore=shutil.ignore_patterns("__pycache__", "BUILD"))
         overlay = self.work / "enable-plugin.toml"
         overlay.write_text(f'[GLOBAL]\npythonpath.add = ["{plugin}"]\nbackend_packages.add = ["oracle_gate"]\n')
         files = [*(str(Path(o).resolve()) for o in args.overlay), str(overlay)]
@@ -200,12 +200,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--timeout", type=int, default=3600, help="seconds per Pants run")
     p.add_argument("--workdir")
     p.add_argument("--out", help="write the Markdown table here too")
+    p.add_argument("--resume", action="store_true", help="continue an earlier run in the same --workdir")
     args = p.parse_args(argv)
     args.lanes = [lane for lane in args.lanes.split(",") if lane]
     replay = Replay(args)
     todo = replay.commits()
-    replay.adopt()
     rows: List[Row] = []
+    done_file = replay.work / "rows.jsonl"
+    if args.resume and (replay.tree / ".git").exists():  # the adopted worktree of an earlier run, and its rows
+        rows = [Row(**{**r, "gates": {k: Gate(**g) for k, g in r["gates"].items()}})
+                for r in map(json.loads, done_file.read_text().splitlines())] if done_file.exists() else []
+        done = {r.sha for r in rows}
+        todo = [sha for sha in todo if sha[:10] not in done]
+        replay.git("cherry-pick", "--abort", check=False)
+        replay.git("reset", "-q", "--hard", check=False)
+        if todo and replay.git("log", "-1", "--format=%s") == replay.git("log", "-1", "--format=%s", todo[0]):
+            replay.git("reset", "-q", "--hard", "HEAD^")  # picked by the interrupted run, never gated
+        print(f"replay: resuming after {len(rows)} commit(s)", flush=True)
+    else:
+        done_file.unlink(missing_ok=True) if done_file.exists() else None
+        replay.adopt()
     for sha in todo:
         row = replay.replay_one(sha)
         rows.append(row)

@@ -52,7 +52,7 @@ WITHOUT = 'backend_packages = ["pants.backend.python"]'
 WITH = f'pythonpath = ["{PLUGIN_SRC}"]\nbackend_packages = ["pants.backend.python", "oracle_gate"]'
 
 FILES = {
-    "BUILD": 'python_sources(name="lib")\npython_test_utils(name="utils", sources=["conftest.py"])\n',
+    "BUILD": 'python_test_utils(name="utils", sources=["conftest.py"])\n',
     "calc/__init__.py": "",
     "calc/BUILD": "python_sources()\n",
     "calc/ops.py": "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n\n\ndef unused():\n    return 0\n",
