@@ -56,3 +56,7 @@ def test_lockfile_paths_come_from_resolves_and_tool_lockfiles():
                "python.resolves_to_interpreter_constraints": {}}
     assert resolve_lockfiles(options) == {"3rdparty/default.lock": "resolve:python-default", "b.lock": "resolve:b",
                                           "3rdparty/pytest.lock": "tool:pytest"}
+    # A tool installed from one of the repository's resolves: that resolve's lockfile is the tool's.
+    assert resolve_lockfiles({"python.resolves": {"python-default": "python.lock", "pytest": "tools/pytest.lock"},
+                              "pytest.install_from_resolve": "pytest"}) == {
+        "python.lock": "resolve:python-default", "tools/pytest.lock": "tool:pytest"}

@@ -106,19 +106,23 @@ def changed_projects(base: Optional[str], head: Optional[str]) -> Optional[Froze
 
 def resolve_lockfiles(options: Mapping[str, object]) -> Dict[str, str]:
     """Lockfile path (from the build root) -> what it locks, from the effective options:
-    `[python].resolves` (the repository's requirements) and the `lockfile` of the tools whose
-    scopes the facts record (pytest and coverage run every judge)."""
+    `[python].resolves` (the repository's requirements), and the tools whose scopes the facts
+    record (pytest and coverage run every judge): their `lockfile`, or the resolve they are
+    installed from (`install_from_resolve`), is a tool's."""
     out: Dict[str, str] = {}
+    tools: Dict[str, str] = {}
+    for key, value in options.items():
+        scope, _, option = key.partition(".")
+        if option == "lockfile" and isinstance(value, str) and value and not value.startswith("<"):
+            out[_relative(value)] = f"tool:{scope}"
+        if option == "install_from_resolve" and isinstance(value, str) and value:
+            tools[value] = scope
     resolves = options.get("python.resolves")
     if isinstance(resolves, dict):
         for name, path in resolves.items():
             if isinstance(path, str) and path:
-                out[_relative(path)] = f"resolve:{name}"
-    for key, value in options.items():
-        scope, _, option = key.partition(".")
-        if option == "lockfile" and isinstance(value, str) and value and not value.startswith("<"):
-            out.setdefault(_relative(value), f"tool:{scope}")
-    return out
+                out.setdefault(_relative(path), f"tool:{tools[name]}" if name in tools else f"resolve:{name}")
+    return dict(sorted(out.items()))
 
 
 def _relative(path: str) -> str:
