@@ -54,7 +54,7 @@ def test_the_report_is_json_with_its_documented_keys_and_says_what_the_verdict_s
     report = report_json(gi, verdict, "main", "a" * 40, "b" * 40, lane, sources)
     assert json.loads(json.dumps(report)) == report
     assert set(report) == REPORT_KEYS
-    assert (report["schema"], report["version"], report["lane"]) == ("oracle-gate/report", 2, lane)
+    assert (report["schema"], report["version"], report["lane"]) == ("oracle-gate/report", 3, lane)
     assert [r["line"] for r in report["reasons"]] == [r.line for r in verdict.reasons]
     assert report["exit_code"] == verdict.exit_code and report["verdict"] == VERDICTS[verdict.exit_code]
     assert [r["rank"] for r in report["ranks"]] == list(RANKS)

@@ -22,6 +22,7 @@ from oracle_gate.core.verdict import (
     EXIT_MERGE,
     EXIT_POLICY,
     EXIT_PRODUCT,
+    RANK_STATUSES,
     RANKS,
     VERDICTS,
     Case,
@@ -233,8 +234,16 @@ def test_numb_means_every_mutant_that_ran_survived(gi):
     for m in gi.mutants:
         groups.setdefault((m.path, m.symbol), []).append(m.status)
     expected = {f"{p}:{s}" for (p, s), statuses in groups.items()
-                if [x for x in statuses if x != "not_run"] and all(x in ("survived", "not_run") for x in statuses)}
+                if "survived" in statuses and "killed" not in statuses}  # not_run and error judge nothing
     assert {r.line.split(" ")[1] for r in v.reasons if r.code == "NUMB"} == expected
+
+
+@given(gate_inputs())
+def test_a_mutant_without_results_is_never_a_kill_and_never_a_merge(gi):
+    v = evaluate(gi)
+    errors = [m for m in gi.mutants if m.status == "error"]
+    assert bool(errors) <= (Severity.INFRA in blocking(v))
+    assert bool(errors) <= (not v.merge)
 
 
 # -- the ladder and missing evidence ------------------------------------------------------------------------
@@ -249,6 +258,14 @@ def test_ranks_after_the_first_failing_rank_are_not_run(gi):
     assert v.stopped_at == (names[first] if first is not None else None)
     if first is not None:
         assert all(s == "not_run" for s in statuses[first + 1:])
+
+
+@given(gate_inputs())
+def test_a_rank_says_pass_only_when_it_checked_something(gi):
+    for name, status, checked in evaluate(gi).ranks:
+        assert status in RANK_STATUSES
+        if status in ("pass", "nothing_to_check"):
+            assert (status == "pass") == (checked > 0), (name, status, checked)
 
 
 @given(gate_inputs())

@@ -23,7 +23,7 @@ SANDBOX = Path(__file__).resolve().parents[2]
 PLUGIN_SRC = SANDBOX / "src"
 LAUNCHER = SANDBOX / "pants"
 EXAMPLE = SANDBOX / "examples" / "billing"
-REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v2.json").read_text())
+REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v3.json").read_text())
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
@@ -230,7 +230,7 @@ def _alive(pid: int) -> bool:
 
 
 def check_report_schema(report: dict) -> None:
-    """Every report honours the locked schema fixture (fixtures/report-schema-v2.json)."""
+    """Every report honours the locked schema fixture (fixtures/report-schema-v3.json)."""
     schema = REPORT_SCHEMA
     assert report["schema"] == schema["schema"] and report["version"] == schema["version"]
     assert sorted(report) == sorted(schema["required"])
@@ -246,6 +246,9 @@ def check_report_schema(report: dict) -> None:
     assert all(r["severity"] in schema["severities"] for r in report["reasons"])
     assert [r["rank"] for r in report["ranks"]] == schema["ranks"]
     assert all(r["status"] in schema["rank_status"] for r in report["ranks"])
+    assert all(m["status"] in schema["mutant_status"] for m in report["mutants"])
+    # pass means something was checked; a rank that checked nothing says nothing_to_check
+    assert all((r["status"] == "pass") <= (r["checked"] > 0) for r in report["ranks"]), report["ranks"]
     assert schema["verdicts"][str(report["exit_code"])] == report["verdict"]
 
 

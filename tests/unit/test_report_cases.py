@@ -35,11 +35,12 @@ def test_an_empty_audit_report_has_exactly_the_version_2_keys():
     gi = GateInput("audit", Comparison((), (), (), (), (), (), (), ()), today=TODAY)
     report = report_json(gi, evaluate(gi), "main", "abc", "def", "agent", {})
     assert report == {
-        "schema": "oracle-gate/report", "version": 2, "mode": "audit", "lane": "agent",
+        "schema": "oracle-gate/report", "version": 3, "mode": "audit", "lane": "agent",
         "base": {"ref": "main", "commit": "abc"}, "head": {"commit": "def"},
         "lanes": {lane: [] for lane in LANES}, "changes": [], "regions": [], "oracles": [], "oracle_changes": [],
         "mutants": [], "reasons": [],
-        "ranks": [{"rank": r, "status": "not_run" if r == "R3_numbness" else "pass", "checked": 0} for r in RANKS],
+        "ranks": [{"rank": r, "status": "not_run" if r == "R3_numbness" else "nothing_to_check", "checked": 0}
+                  for r in RANKS],
         "stopped_at": None, "min_rank_required": "R2_properties", "verdict": "merge", "exit_code": 0,
     }
     assert sorted(report["lanes"]) == sorted(["production", "oracle", "flake_control", "test", "draft", "other",
@@ -86,7 +87,8 @@ def test_the_console_summarises_regions_ranks_reasons_and_the_verdict():
     assert console_lines(gi, evaluate(gi)) == [
         "oracle-gate: diff mode, 1 changed path(s), 1 region(s), 1 oracle run(s), 1 voted",
         "  src/billing/tax.py [changed] kind=pure need=P have=E",
-        "  ranks: R1_lock=pass, R1_replay=pass, R2_properties=pass, R3_probes=pass, R3_numbness=not_run, R4_freeze=pass",
+        "  ranks: R1_lock=nothing_to_check, R1_replay=nothing_to_check, R2_properties=nothing_to_check, "
+        "R3_probes=nothing_to_check, R3_numbness=not_run, R4_freeze=nothing_to_check",
         "FLOOR src/billing/tax.py kind=pure need=P have=E",
         "VERDICT policy_failure exit=2",
     ]
@@ -126,8 +128,8 @@ def test_junit_xml_parses_when_a_test_printed_terminal_colours():
 
 def test_the_step_summary_is_a_markdown_table_whose_cells_cannot_be_split():
     r = Reason("FAIL", Severity.PRODUCT, "FAIL a | b")
-    text = step_summary(floor_gate(), Verdict(1, (r,), (), (), (("R1_lock", "pass", 0),), None, ()))
-    assert text == ("## oracle-gate: product failure (exit 1)\n\ndiff mode; ranks: R1_lock pass\n\n"
+    text = step_summary(floor_gate(), Verdict(1, (r,), (), (), (("R1_lock", "pass", 2),), None, ()))
+    assert text == ("## oracle-gate: product failure (exit 1)\n\ndiff mode; ranks: R1_lock pass (2 checked)\n\n"
                     "| code | reason |\n|---|---|\n| FAIL | `FAIL a / b` |\n\n")
 
 

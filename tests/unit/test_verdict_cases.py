@@ -58,8 +58,10 @@ def test_a_passing_property_that_executed_the_changed_function_merges():
     symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
     v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols))
     assert (v.exit_code, v.name, v.voters, lines(v)) == (0, "merge", (PROPS,), [])
-    assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "pass"), ("R1_replay", "pass"), ("R2_properties", "pass"),
-                                                ("R3_probes", "pass"), ("R3_numbness", "not_run"), ("R4_freeze", "pass")]
+    # pass only where something was checked: one property ran; no lock, replay, probe or ledger row exists
+    assert v.ranks == (("R1_lock", "nothing_to_check", 0), ("R1_replay", "nothing_to_check", 0),
+                       ("R2_properties", "pass", 1), ("R3_probes", "nothing_to_check", 0), ("R3_numbness", "not_run", 0),
+                       ("R4_freeze", "nothing_to_check", 0))
 
 
 def test_a_property_that_never_executed_the_changed_function_leaves_it_unexercised():
@@ -186,10 +188,39 @@ def test_a_symbol_whose_every_mutant_survived_is_numb():
     assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=killed, mutation_ran=True)).exit_code == 0
 
 
+def test_a_mutant_whose_session_left_no_results_is_an_infrastructure_error_not_a_kill():
+    mutants = (MutantResult(TAX, "rate", "m1", "replaced + with -", "error", (PROPS,)),
+               MutantResult(TAX, "rate", "m2", "returned 0", "killed", (PROPS,)))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (4, ["INFRA_ERROR mutant m1 of src/billing/tax.py:rate (replaced + with -): the "
+                                           "test session left no results, so it is neither killed nor survived"])
+    assert dict((n, (s, c)) for n, s, c in v.ranks)["R3_numbness"] == ("pass", 1)  # only the killed one was checked
+
+
+def test_a_required_rank_that_checked_nothing_while_a_changed_symbol_needs_it_is_rank_unchecked():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, mutation_ran=True, min_rank_required="R3_numbness"))
+    assert dict((n, s) for n, s, _ in v.ranks)["R3_numbness"] == "nothing_to_check"
+    assert (v.exit_code, lines(v)) == (2, ["RANK_UNCHECKED R3_numbness: min_rank_required=R3_numbness and this rank "
+                                           "checked nothing, while src/billing/tax.py (changed symbol rate) needs it"])
+    # the same rank with one mutant checked, or a region no rank needs (no changed symbol), merges
+    one = (MutantResult(TAX, "rate", "m1", "returned 0", "killed", (PROPS,)),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, mutants=one, mutation_ran=True,
+                         min_rank_required="R3_numbness")).exit_code == 0
+    assert evaluate(gate([run(PROPS, passed(PROPS))], mutation_ran=True, min_rank_required="R3_numbness")).exit_code == 0
+
+
+def test_nothing_to_check_below_the_required_rank_is_no_failure_when_no_region_needs_it():
+    # R1_lock and R1_replay are below R2_properties and checked nothing: no region needs a lock or a replay
+    v = evaluate(gate([run(PROPS, passed(PROPS))]))
+    assert v.exit_code == 0 and dict((n, s) for n, s, _ in v.ranks)["R1_lock"] == "nothing_to_check"
+
+
 def test_the_ladder_stops_at_a_failing_property_rank():
     v = evaluate(gate([run(PROPS, failed(PROPS), exit_code=1)]))
     assert v.stopped_at == "R2_properties"
-    assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "pass"), ("R1_replay", "pass"), ("R2_properties", "fail"),
+    assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "nothing_to_check"), ("R1_replay", "nothing_to_check"),
+                                                ("R2_properties", "fail"),
                                                 ("R3_probes", "not_run"), ("R3_numbness", "not_run"),
                                                 ("R4_freeze", "not_run")]
 

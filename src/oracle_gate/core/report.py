@@ -14,7 +14,7 @@ from .signature import normalize_name
 from .verdict import GateInput, Reason, Severity, Verdict, VERDICTS
 
 SCHEMA = "oracle-gate/report"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 CONSOLE_FULL_LIMIT = 40  # more reason lines than this are grouped by code and directory
 GROUP_EXAMPLES = 3
 
@@ -118,6 +118,11 @@ def grouped_lines(reasons: Sequence[Reason], limit: int = CONSOLE_FULL_LIMIT) ->
     return out
 
 
+def rank_text(status: str, checked: int) -> str:
+    """A rank as a person reads it: `pass (3 checked)`, `fail`, `not_run`, `nothing_to_check`."""
+    return f"{status} ({checked} checked)" if status == "pass" else status
+
+
 def console_lines(gi: GateInput, verdict: Verdict) -> List[str]:
     comp = gi.comparison
     lines = [f"oracle-gate: {gi.mode} mode, {len(comp.changes)} changed path(s), {len(verdict.regions)} region(s), "
@@ -130,7 +135,7 @@ def console_lines(gi: GateInput, verdict: Verdict) -> List[str]:
                      f"have={rv.have.value if rv.have else 'none'}")
     if len(regions) > len(shown):
         lines.append(f"  ... and {len(regions) - len(shown)} more region(s) (see the report)")
-    lines.append("  ranks: " + ", ".join(f"{n}={s}" for n, s, _ in verdict.ranks)
+    lines.append("  ranks: " + ", ".join(f"{n}={rank_text(s, c)}" for n, s, c in verdict.ranks)
                  + (f" (stopped at {verdict.stopped_at})" if verdict.stopped_at else ""))
     lines += grouped_lines(verdict.reasons)
     lines.append(f"VERDICT {verdict.name} exit={verdict.exit_code}")
@@ -268,7 +273,7 @@ def github_annotations(verdict: Verdict) -> List[str]:
 def step_summary(gi: GateInput, verdict: Verdict) -> str:
     mark = "merge" if verdict.merge else verdict.name.replace("_", " ")
     lines = [f"## oracle-gate: {mark} (exit {verdict.exit_code})", "",
-             f"{gi.mode} mode; ranks: " + ", ".join(f"{n} {s}" for n, s, _ in verdict.ranks), ""]
+             f"{gi.mode} mode; ranks: " + ", ".join(f"{n} {rank_text(s, c)}" for n, s, c in verdict.ranks), ""]
     if verdict.regions:
         lines += ["| region | status | kind | need | have | voters |", "|---|---|---|---|---|---|"]
         for rv in verdict.regions[:100]:

@@ -29,6 +29,8 @@ EXIT_INFRA = 4
 VERDICTS = {0: "merge", 1: "product_failure", 2: "policy_failure", 3: "empty_vote", 4: "infra_error"}
 
 RANKS = ("R1_lock", "R1_replay", "R2_properties", "R3_probes", "R3_numbness", "R4_freeze")
+# pass: ran and checked at least one thing; nothing_to_check: ran, and had nothing to check.
+RANK_STATUSES = ("pass", "fail", "not_run", "nothing_to_check")
 
 PASSED = "passed"
 FAILED_OUTCOMES = frozenset({"failed", "error"})
@@ -101,13 +103,16 @@ class ChangedSymbolEvidence:
     newly_judgeable: bool = True
 
 
+MUTANT_JUDGED = ("killed", "survived")  # the statuses that say what the oracles made of a mutant
+
+
 @dataclass(frozen=True)
 class MutantResult:
     path: str
     symbol: str
     mutant_id: str
     description: str
-    status: str  # killed | survived | not_run
+    status: str  # killed | survived | not_run | error (a session left no results: neither)
     oracles: Tuple[str, ...] = ()
     coarse: bool = False  # a dropped statement or `return None` (see mutants.Mutant.coarse)
 
@@ -161,7 +166,7 @@ class Verdict:
     reasons: Tuple[Reason, ...]
     regions: Tuple[RegionVerdict, ...]
     oracles: Tuple[OracleVerdict, ...]
-    ranks: Tuple[Tuple[str, str, int], ...]  # (rank, pass|fail|not_run, checked)
+    ranks: Tuple[Tuple[str, str, int], ...]  # (rank, one of RANK_STATUSES, checked)
     stopped_at: Optional[str]
     voters: Tuple[str, ...]
     newcomers: Tuple[str, ...] = ()  # new P/L oracles that passed: judges of code new in this diff
@@ -381,8 +386,13 @@ def evaluate(gi: GateInput) -> Verdict:
     by_symbol: Dict[Tuple[str, str], List[MutantResult]] = {}
     for m in gi.mutants:
         by_symbol.setdefault((m.path, m.symbol), []).append(m)
+    for m in gi.mutants:
+        if m.status == "error":
+            reasons.append(Reason("INFRA_ERROR", Severity.INFRA,
+                                  f"INFRA_ERROR mutant {m.mutant_id} of {m.path}:{m.symbol} ({m.description}): the "
+                                  f"test session left no results, so it is neither killed nor survived", m.path))
     for (path, symbol), ms in sorted(by_symbol.items()):
-        ran = [m for m in ms if m.status != "not_run"]
+        ran = [m for m in ms if m.status in MUTANT_JUDGED]
         survived = [m for m in ran if m.status == "survived"]
         if ran and len(survived) == len(ran):
             reasons.append(Reason("NUMB", Severity.PRODUCT,
@@ -439,6 +449,12 @@ def evaluate(gi: GateInput) -> Verdict:
         if status == "not_run" and stopped is None and gi.ran_oracles:
             reasons.append(Reason("RANK_NOT_RUN", Severity.POLICY,
                                   f"RANK_NOT_RUN {name}: min_rank_required={gi.min_rank_required} and this rank did not run"))
+    name, status, _ = ranks[required_idx]
+    needed_by = rank_needed_by(name, region_verdicts)
+    if status == "nothing_to_check" and needed_by is not None and stopped is None and gi.ran_oracles:
+        reasons.append(Reason("RANK_UNCHECKED", Severity.POLICY,
+                              f"RANK_UNCHECKED {name}: min_rank_required={gi.min_rank_required} and this rank checked "
+                              f"nothing, while {needed_by[0]} ({needed_by[1]}) needs it", needed_by[0]))
     oracle_verdicts = _oracle_verdicts(gi, judged, class_of, voter_set | set(newcomers))
     return Verdict(
         exit_code=_exit_code(reasons),
@@ -492,7 +508,8 @@ def _exit_code(reasons: Iterable[Reason]) -> int:
 
 def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJudgement],
            classes: Mapping[str, OracleClass]) -> Tuple[Tuple[Tuple[str, str, int], ...], Optional[str]]:
-    """The ladder (seed 004): stop at the first failing rank; a rank after it is not_run."""
+    """The ladder (seed 004): stop at the first failing rank; a rank after it is not_run. A rank
+    that ran and had nothing to check says so (`nothing_to_check`), never `pass`."""
     codes = {r.code for r in reasons}
     runs = {r.address: r for r in gi.runs}
 
@@ -511,7 +528,7 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
         ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
-        ("R3_numbness", "NUMB" in codes, len([m for m in gi.mutants if m.status != "not_run"]), gi.mutation_ran),
+        ("R3_numbness", "NUMB" in codes, len([m for m in gi.mutants if m.status in MUTANT_JUDGED]), gi.mutation_ran),
         ("R4_freeze", bool(codes & {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP",
                                      "FREEZE_UNOBSERVED", "FREEZE_HIT_ON_EMPTY_DIFF", "FREEZE_WITH_PRODUCTION"}),
          sum(len(l.entries) for l in gi.ledgers), gi.ran_oracles),
@@ -521,12 +538,30 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
     for name, failed, checked, ran in ladder:
         if stopped is not None or not ran:
             status = "not_run"
+        elif failed:
+            status = "fail"
         else:
-            status = "fail" if failed else "pass"
+            status = "pass" if checked else "nothing_to_check"  # pass means something was checked
         if status == "fail" and stopped is None:
             stopped = name
         out.append((name, status, checked))
     return tuple(out), stopped
+
+
+def rank_needed_by(rank: str, regions: Sequence[RegionVerdict]) -> Optional[Tuple[str, str]]:
+    """The path of a region that needs (and why) `rank` to have checked something, if any (README "The ladder"):
+    R2_properties is needed by a region whose floor is P; R3_numbness by a changed symbol of a
+    region with a floor. No region needs a lock, a replay, a probe or a ledger row to exist, so for
+    those ranks `nothing_to_check` meets `min_rank_required`. Regions below their floor are left to
+    FLOOR."""
+    for rv in regions:
+        if rv.region.status == "deleted" or rv.need is None or not at_least(rv.have, rv.need):
+            continue  # a region below its floor is already a FLOOR line
+        if rank == "R2_properties" and rv.need is OracleClass.PROPERTY:
+            return rv.region.path, f"kind={rv.region.kind}, need=P"
+        if rank == "R3_numbness" and rv.symbols:
+            return rv.region.path, f"changed symbol {rv.symbols[0][0]}"
+    return None
 
 
 def _oracle_verdicts(gi: GateInput, judged: Mapping[str, RunJudgement], classes: Mapping[str, OracleClass],

@@ -645,8 +645,14 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
                 next_round.append((survivor, env_value, voters[1:]))
         pending = next_round
     for survivor, _ in planned:
-        served = [o for o in outcomes.get(survivor.mutant_id, []) if o.served]
-        status = "not_run" if not served else ("killed" if any(o.killed for o in served) else "survived")
+        runs_of = outcomes.get(survivor.mutant_id, [])
+        served = [o for o in runs_of if o.served]
+        if any(o.killed for o in served):
+            status = "killed"
+        elif any(o.error for o in runs_of):
+            status = "error"  # a voter's session left no results: neither killed nor survived
+        else:
+            status = "survived" if served else "not_run"
         results.append(dataclasses.replace(survivor, status=status))
     return tuple(results)
 

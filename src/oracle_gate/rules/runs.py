@@ -66,6 +66,10 @@ def _read_session(contents: DigestContents, prefix: str) -> Tuple[Optional[R.Ses
     return None, "the sandbox left no results file (the session crashed, timed out or called os._exit)"
 
 
+# What Pants' local runner appends to a process's output when it kills it at its timeout.
+TIMEOUT_MARKER = "Exceeded timeout of"
+
+
 def _first_line(e: BaseException) -> str:
     text = " ".join(str(e).split())
     for marker in ("There were", "Error:", "error:", "ERROR:"):
@@ -173,6 +177,8 @@ class MutantRun:
     killed: bool
     served: bool  # the mutant's module was actually loaded
     detail: str
+    # The session left no (readable) results and did not time out: neither killed nor survived.
+    error: bool = False
 
 
 @rule(desc="Run a mutant against an oracle", level=LogLevel.DEBUG)
@@ -201,8 +207,11 @@ async def run_mutant(request: MutantRunRequest, local_env: ChosenLocalEnvironmen
     session, error = _read_session(contents, f"{EXTRA_OUTPUT}/")
     served = bool(session and session.mutant and session.mutant.served)
     if session is None:
-        # No results: the mutant crashed the session or hung past the timeout. That is a kill.
-        return MutantRun(request.mutant_id, address, True, True, error)
+        # A mutant that hangs past the timeout is killed (the oracles noticed it never returns).
+        # Any other missing results file says nothing about the mutant: an infrastructure error.
+        if TIMEOUT_MARKER in result.stdout.decode(errors="replace") + result.stderr.decode(errors="replace"):
+            return MutantRun(request.mutant_id, address, True, True, f"killed: exceeded {request.timeout_seconds}s")
+        return MutantRun(request.mutant_id, address, False, False, f"{error} (exit {result.exit_code})", error=True)
     failed = [t.nodeid for t in session.tests if t.outcome in ("failed", "error")]
     killed = bool(failed) or not session.complete or result.exit_code != 0
     detail = f"killed by {failed[0]}" if failed else ("killed: session incomplete" if killed else "survived")
