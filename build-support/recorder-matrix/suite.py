@@ -38,6 +38,17 @@ def rewrite(path):
 
 def never_called():
     return 42
+
+
+def called_at_import():
+    return 7
+
+
+class Table:
+    SIZE = called_at_import()  # a class body runs at import: it counts; the call does not
+
+
+CHECKED_AT_IMPORT = called_at_import()
 '''
 
 OUTCOMES = '''\

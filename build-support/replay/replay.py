@@ -24,6 +24,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -35,6 +36,10 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 HERE = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(HERE / "src"))
+from oracle_gate.core.compare import matches  # noqa: E402 (the gate's own glob rule for exclude_globs)
+
+FAILED_TARGET = re.compile(r"^✕ (\S+) failed", re.MULTILINE)
 GIT_ID = {"GIT_AUTHOR_NAME": "replay", "GIT_AUTHOR_EMAIL": "replay@example.com",
           "GIT_COMMITTER_NAME": "replay", "GIT_COMMITTER_EMAIL": "replay@example.com"}
 VERDICTS = {0: "merge", 1: "product", 2: "policy", 3: "empty vote", 4: "infra"}
@@ -57,6 +62,8 @@ class Row:
     gates: Dict[str, Gate] = field(default_factory=dict)
     plain_exit: Optional[int] = None
     plain_seconds: Optional[float] = None
+    # test targets the plain run failed outside `--exclude-glob` (None: not known)
+    plain_failed: Optional[List[str]] = None
     own: Optional[bool] = None
     note: str = ""
 
@@ -139,6 +146,7 @@ class Replay:
             return row
         plain = self.pants(f"{sha[:10]}-plain", "--changed-since=HEAD^", "--changed-dependents=transitive", "test")
         row.plain_exit, row.plain_seconds = plain.returncode, plain.seconds  # type: ignore[attr-defined]
+        row.plain_failed = plain_failures(plain.returncode, plain.stdout + plain.stderr, self.args.exclude_glob)
         for lane in self.args.lanes:
             report = self.work / f"{sha[:10]}-{lane}.json"
             run = self.pants(f"{sha[:10]}-{lane}", "oracle-gate", "--oracle-gate-base=HEAD^", f"--oracle-gate-lane={lane}",
@@ -154,6 +162,20 @@ class Replay:
         return row
 
 
+def plain_failures(exit_code: int, output: str, exclude_globs: Sequence[str]) -> Optional[List[str]]:
+    """The test targets plain `pants test` failed whose file no exclude glob names (environment-bound
+    tests are excluded from the gate, README step 3); None when it failed for another reason."""
+    failed = FAILED_TARGET.findall(output)
+    if exit_code != 0 and not failed:
+        return None
+    return [t for t in failed if not matches(t.split(":", 1)[0], exclude_globs)]
+
+
+def upstream_passes(r: Row) -> bool:
+    """The commit's own tests pass, environment-bound tests aside."""
+    return r.plain_exit == 0 or r.plain_failed == []
+
+
 def render(rows: Sequence[Row], lanes: Sequence[str]) -> str:
     head = ["sha", "subject", "files", *(f"{lane}" for lane in lanes), "gate s", "plain s", "ratio", "plain exit", "reasons name the diff"]
     out = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -166,7 +188,9 @@ def render(rows: Sequence[Row], lanes: Sequence[str]) -> str:
         first = r.gates.get(lanes[0])
         cells += [f"{first.seconds:.0f}" if first else "-", f"{r.plain_seconds:.0f}" if r.plain_seconds else "-",
                   f"{first.seconds / r.plain_seconds:.2f}x" if first and r.plain_seconds else "-",
-                  "-" if r.plain_exit is None else str(r.plain_exit),
+                  "-" if r.plain_exit is None else str(r.plain_exit) + (
+                      "" if not r.plain_exit else " (env only)" if r.plain_failed == [] else
+                      f" ({len(r.plain_failed)} failed)" if r.plain_failed else " (error)"),
                   r.note or ("-" if r.own is None else ("own" if r.own else "READ"))]
         out.append("| " + " | ".join(cells) + " |")
     codes: Dict[str, int] = {}
@@ -175,7 +199,7 @@ def render(rows: Sequence[Row], lanes: Sequence[str]) -> str:
             for c in set(g.codes):
                 codes[c] = codes.get(c, 0) + 1
     ratios = [r.gates[lanes[0]].seconds / r.plain_seconds for r in rows if lanes[0] in r.gates and r.plain_seconds]
-    passing = [r for r in rows if r.plain_exit == 0 and "human" in r.gates]
+    passing = [r for r in rows if upstream_passes(r) and "human" in r.gates]
     out += ["", f"Commits: {len(rows)}; reason codes (commits x lanes): "
             + (", ".join(f"{c} {n}" for c, n in sorted(codes.items())) or "none")]
     if ratios:
@@ -183,7 +207,8 @@ def render(rows: Sequence[Row], lanes: Sequence[str]) -> str:
                    f"(min {min(ratios):.2f}x, max {max(ratios):.2f}x)")
     if passing:
         merged = sum(1 for r in passing if r.gates["human"].exit_code == 0)
-        out.append(f"Human lane: {merged} of {len(passing)} commits whose tests pass upstream merge")
+        out.append(f"Human lane: {merged} of {len(passing)} commits whose tests pass upstream (environment-bound "
+                   f"tests aside) merge")
     return "\n".join(out) + "\n"
 
 
@@ -201,15 +226,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--workdir")
     p.add_argument("--out", help="write the Markdown table here too")
     p.add_argument("--resume", action="store_true", help="continue an earlier run in the same --workdir")
+    p.add_argument("--render-only", action="store_true", help="print the table of an earlier run in --workdir")
     args = p.parse_args(argv)
+    if args.render_only:
+        return render_only(args)
     args.lanes = [lane for lane in args.lanes.split(",") if lane]
     replay = Replay(args)
     todo = replay.commits()
     rows: List[Row] = []
     done_file = replay.work / "rows.jsonl"
     if args.resume and (replay.tree / ".git").exists():  # the adopted worktree of an earlier run, and its rows
-        rows = [Row(**{**r, "gates": {k: Gate(**g) for k, g in r["gates"].items()}})
-                for r in map(json.loads, done_file.read_text().splitlines())] if done_file.exists() else []
+        rows = load_rows(replay.work, args.exclude_glob) if done_file.exists() else []
         done = {r.sha for r in rows}
         todo = [sha for sha in todo if sha[:10] not in done]
         replay.git("cherry-pick", "--abort", check=False)
@@ -229,6 +256,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with (replay.work / "rows.jsonl").open("a") as f:
             f.write(json.dumps(dataclasses.asdict(row)) + "\n")
     print(render(rows, args.lanes))
+    return 0
+
+
+def load_rows(work: Path, exclude_globs: Sequence[str]) -> List[Row]:
+    rows = []
+    for raw in (work / "rows.jsonl").read_text().splitlines():
+        r = json.loads(raw)
+        row = Row(**{**r, "gates": {k: Gate(**g) for k, g in r["gates"].items()}})
+        log = work / "logs" / f"{row.sha}-plain.log"
+        if row.plain_failed is None and row.plain_exit and log.exists():  # rows written before the field
+            row.plain_failed = plain_failures(row.plain_exit, log.read_text(), exclude_globs)
+        rows.append(row)
+    return rows
+
+
+def render_only(args: argparse.Namespace) -> int:
+    if not args.workdir or not (Path(args.workdir) / "rows.jsonl").exists():
+        print("replay: --render-only needs the --workdir of an earlier run (it reads rows.jsonl)", file=sys.stderr)
+        return 2
+    lanes = [lane for lane in args.lanes.split(",") if lane]
+    text = render(load_rows(Path(args.workdir), args.exclude_glob), lanes)
+    if args.out:
+        Path(args.out).write_text(text)
+    print(text)
     return 0
 
 

@@ -1,8 +1,9 @@
 """Laws of the mutation engine over generated small modules: the same input gives the same
 mutants; the budget bounds them and a smaller budget gives a prefix of a larger one; every
 mutant compiles, differs from the original tree and from every other mutant; only lines inside
-the mutant's own symbol change and no line moves; the budget is shared round-robin. And the
-environment value round-trips."""
+the mutant's own symbol change and no line moves; the budget is shared round-robin. Per changed
+line: a line's first mutant comes before any line's second, and every mutable changed line either
+got a mutant or is reported, whatever the budget. And the environment value round-trips."""
 import ast
 import random
 import re
@@ -13,11 +14,13 @@ from hypothesis import strategies as st
 
 from oracle_gate.core.mutants import (
     MAX_ENV_CHARS,
+    FileToMutate,
     MutantTooLarge,
+    changed_lines,
     decode_mutant_env,
     encode_mutant_env,
+    line_mutants,
     mutants,
-    numb_line,
 )
 
 engine = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -191,6 +194,61 @@ def test_the_budget_is_shared_round_robin(module, budget):
         assert all(count[s] >= 1 for s in symbols if most[s])
 
 
+@st.composite
+def line_plans(draw):
+    """A generated module, its targets, and a set of its lines the diff changed."""
+    source, targets = draw(modules())
+    count = len(source.splitlines())
+    return source, targets, frozenset(draw(st.lists(st.integers(1, count), max_size=count)))
+
+
+def _plan(source, targets, lines, budget, per_symbol=4):
+    return line_mutants([FileToMutate("m.py", source, tuple(targets), lines)], budget, per_symbol)
+
+
+@settings(engine, max_examples=60)
+@given(line_plans(), budgets, budgets)
+def test_every_mutable_changed_line_gets_a_mutant_or_is_reported_and_more_budget_never_reports_more(
+        plan, budget, extra):
+    source, targets, lines = plan
+    small, big = _plan(source, targets, lines, budget), _plan(source, targets, lines, budget + extra)
+    unlimited = _plan(source, targets, lines, 10_000)
+    mutable = {m.line for _, m in unlimited.mutants}
+    assert not unlimited.not_mutated
+    for p in (small, big):
+        covered = {m.line for _, m in p.mutants}
+        reported = {line for _, line, _ in p.not_mutated}
+        assert covered | reported == mutable and not covered & reported  # conservation
+        assert mutable <= lines  # only changed lines are mutated
+        assert len(p.mutants) <= budget + extra
+    assert {line for _, line, _ in big.not_mutated} <= {line for _, line, _ in small.not_mutated}  # monotone
+
+
+@settings(engine, max_examples=60)
+@given(line_plans(), budgets)
+def test_no_line_gets_a_second_mutant_while_another_mutable_line_has_none(plan, budget):
+    source, targets, lines = plan
+    p = _plan(source, targets, lines, budget)
+    per_line = {}
+    for _, m in p.mutants:
+        per_line[m.line] = per_line.get(m.line, 0) + 1
+    if p.not_mutated:
+        assert all(n == 1 for n in per_line.values())
+
+
+@given(st.lists(st.text(alphabet="ab \n", max_size=6), max_size=8), st.lists(st.text(alphabet="ab ", max_size=6), max_size=8))
+def test_changed_lines_are_exactly_the_lines_a_diff_adds_or_rewrites(base_lines, head_lines):
+    base, head = "\n".join(base_lines), "\n".join(head_lines)
+    assert changed_lines(head, head) == frozenset()  # identity
+    assert changed_lines(None, head) == frozenset(range(1, len(head.splitlines()) + 1))
+    changed = changed_lines(base, head)
+    assert changed <= frozenset(range(1, len(head.splitlines()) + 1))
+    # the unchanged head lines, in order, are a subsequence of the base's lines
+    kept = [ln for n, ln in enumerate(head.splitlines(), 1) if n not in changed]
+    it = iter(base.splitlines())
+    assert all(any(ln == b for b in it) for ln in kept)
+
+
 paths = st.from_regex(r"\A[a-z_]{1,8}(/[a-z_]{1,8}){0,3}\.py\Z")
 
 
@@ -215,13 +273,3 @@ def test_an_env_value_is_never_over_the_limit_a_larger_one_is_refused(half, seed
         return
     assert len(value) <= MAX_ENV_CHARS
     assert decode_mutant_env(value)["source"] == source
-
-
-@given(st.integers(0, 50), st.integers(0, 50))
-def test_numb_exactly_when_every_mutant_survived(total, survived):
-    if survived > total:
-        survived, total = total, survived
-    line = numb_line("m.py", "f", survived, total)
-    assert (line is not None) == (total > 0 and survived == total)
-    if line is not None:
-        assert line == f"NUMB m.py:f survived={total}/{total}"

@@ -1,4 +1,4 @@
 """Catalogue families: evidence freeze ladder (see catalogue.py and catalogue_runner.py)."""
 from e2e.catalogue_runner import make_tests
 
-repo, test_catalogue, test_summary = make_tests(('evidence', 'freeze', 'ladder',))
+repo, test_catalogue = make_tests(('evidence', 'freeze', 'ladder',))

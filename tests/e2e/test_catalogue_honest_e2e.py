@@ -1,4 +1,4 @@
 """Catalogue families: honest (see catalogue.py and catalogue_runner.py)."""
 from e2e.catalogue_runner import make_tests
 
-repo, test_catalogue, test_summary = make_tests(('honest',))
+repo, test_catalogue = make_tests(('honest',))

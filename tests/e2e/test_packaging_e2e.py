@@ -4,47 +4,41 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
+from typing import Tuple
 
 from e2e.harness import PLUGIN_SRC, Repo, new_repo
 
-DIST_BUILD = '''python_distribution(
-    name="dist",
-    dependencies=["src/oracle_gate", "src/oracle_gate/core", "src/oracle_gate/rules", "src/oracle_gate/sandbox"],
-    provides=python_artifact(name="pants-oracle-gate", version="0.2.0", python_requires=">=3.7,<3.10"),
-    entry_points={"pantsbuild.plugin": {"rules": "oracle_gate.register:rules",
-                                        "target_types": "oracle_gate.register:target_types"}},
-    generate_setup=True,
-)
-'''
 
-
-def build_wheel(tmp: Path) -> Path:
-    """`pants package` on a checkout of the plugin source (the same BUILD as this repository's)."""
+def build_wheel(tmp: Path) -> Tuple[Path, str]:
+    """`pants package` of this repository's plugin: its source and its own BUILD files (the real
+    `python_distribution`, shipped to this sandbox by //:plugin-build-files), loaded the way this
+    repository loads it (the plugin from `pythonpath`, since its BUILD files use its fields)."""
     root = tmp / "plugin"
-    shutil.copytree(PLUGIN_SRC / "oracle_gate", root / "src" / "oracle_gate",
-                    ignore=shutil.ignore_patterns("__pycache__", "BUILD"))
+    shutil.copytree(PLUGIN_SRC / "oracle_gate", root / "src" / "oracle_gate", ignore=shutil.ignore_patterns("__pycache__"))
+    builds = sorted(p.relative_to(root).as_posix() for p in root.rglob("BUILD"))
+    assert builds == ["src/oracle_gate/BUILD", "src/oracle_gate/core/BUILD", "src/oracle_gate/rules/BUILD",
+                      "src/oracle_gate/sandbox/BUILD"], builds
+    version = re.search(r'version="([^"]+)"', (root / "src/oracle_gate/BUILD").read_text()).group(1)
     repo = Repo(root)
     shutil.copy2(PLUGIN_SRC.parent / "pants", root / "pants")
-    repo.write("pants.toml", '[GLOBAL]\npants_version = "2.17.1"\nbackend_packages = ["pants.backend.python"]\n'
+    repo.write("pants.toml", '[GLOBAL]\npants_version = "2.17.1"\npythonpath = ["%(buildroot)s/src"]\n'
+                             'backend_packages = ["pants.backend.python", "oracle_gate"]\n'
                              'ignore_warnings = ["DEPRECATED: Running Pants in an external Python interpreter"]\n'
                              '[source]\nroot_patterns = ["/src"]\n[python]\ninterpreter_constraints = ["CPython==3.9.*"]\n')
-    for package in ("", "/core", "/rules", "/sandbox"):
-        repo.write(f"src/oracle_gate{package}/BUILD", "python_sources()\n")
-    repo.write("src/oracle_gate/BUILD", "python_sources()\n\n" + DIST_BUILD)
     repo.git("init", "-q", "-b", "main")
     repo.commit("plugin")
     run = repo.pants("package", "src/oracle_gate:dist")
     assert run.exit_code == 0, run.output
-    wheels = list((root / "dist").glob("pants_oracle_gate-0.2.0-py3-none-any.whl"))
+    wheels = list((root / "dist").glob(f"pants_oracle_gate-{version}-py3-none-any.whl"))
     assert wheels, run.output
-    return wheels[0].parent
+    return wheels[0].parent, version
 
 
 def test_a_repository_enables_the_plugin_from_the_wheel(tmp_path: Path):
-    wheel_dir = build_wheel(tmp_path)
+    wheel_dir, version = build_wheel(tmp_path)
     repo = new_repo(tmp_path / "user")
     toml = repo.read("pants.toml")
-    toml = re.sub(r"pythonpath = \[.*\]\n", 'plugins = ["pants-oracle-gate==0.2.0"]\nplugins_force_resolve = true\n', toml)
+    toml = re.sub(r"pythonpath = \[.*\]\n", f'plugins = ["pants-oracle-gate=={version}"]\nplugins_force_resolve = true\n', toml)
     repo.write("pants.toml", toml + f'\n[python-repos]\nfind_links = ["file://{wheel_dir}"]\n')
     repo.commit("use the plugin from its wheel")
     run = repo.gate(base="HEAD")

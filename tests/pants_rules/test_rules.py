@@ -167,7 +167,10 @@ def test_the_sandbox_hook_ships_the_recorder_and_never_refuses(rule_runner: Rule
                       "fixtures": ["oracle/seed.json"], "kind": "test"}
     # The sandbox records; the gate judges: a drifted fixture or an invalid ledger starts the test anyway.
     rule_runner.write_files({"oracle/seed.json": "{}\n", "oracle/ledger.json": "{not json"})
-    rule_runner.request(PytestPluginSetup, [OracleSandboxSetupRequest(test_store)])
+    again = rule_runner.request(PytestPluginSetup, [OracleSandboxSetupRequest(test_store)])
+    shipped = {fc.path: fc.content for fc in rule_runner.request(DigestContents, [again.digest])}
+    assert {"tests/_oracle_gate_boot/plugin.py", f"{runtime}/sandbox/plugin.py"} <= set(shipped), sorted(shipped)
+    assert shipped["oracle/ledger.json"] == b"{not json"  # shipped as it is: the gate, not the sandbox, rejects it
 
 
 def test_oracle_facts_writes_what_the_gate_reads(rule_runner: RuleRunner):

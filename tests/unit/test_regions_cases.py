@@ -29,7 +29,6 @@ def reason(path="src/pkg/mod.py", imports=(), test_util=False):
     (("psycopg2.extras",), "state"),
     (("asyncpg",), "state"),
     (("etcd3",), "state"),
-    (("etcetra.client",), "state"),
     (("redis.asyncio",), "state"),
     (("sqlite3",), "state"),
     (("aiohttp", "asyncio"), "io"),

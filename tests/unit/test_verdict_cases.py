@@ -177,15 +177,49 @@ def test_a_new_ledger_row_beside_a_production_change_is_a_policy_failure_even_wh
     assert (v.exit_code, [r.code for r in v.reasons]) == (2, ["FREEZE_WITH_PRODUCTION"])
 
 
-def test_a_symbol_whose_every_mutant_survived_is_numb():
-    mutants = (MutantResult(TAX, "rate", "m1", "replaced + with -", "survived", (PROPS,)),
-               MutantResult(TAX, "rate", "m2", "returned 0", "survived", (PROPS,)),
-               MutantResult(TAX, "rate", "m3", "too slow", "not_run"))
+def test_a_changed_line_whose_every_mutant_survived_is_numb_whatever_other_lines_did():
+    mutants = (MutantResult(TAX, "rate", "m1", "replaced + with - at line 7", "survived", (PROPS,), line=7),
+               MutantResult(TAX, "rate", "m2", "returned 0 at line 7", "survived", (PROPS,), line=7),
+               MutantResult(TAX, "rate", "m3", "too slow", "not_run", line=7),
+               MutantResult(TAX, "rate", "m4", "`<` -> `<=` at line 5", "killed", (PROPS,), line=5))
     v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
-    assert (v.exit_code, lines(v)) == (1, ["NUMB src/billing/tax.py:rate survived=2/2 (no voting oracle noticed any "
-                                           "mutant: e.g. replaced + with -)"])
-    killed = mutants[:1] + (MutantResult(TAX, "rate", "m2", "returned 0", "killed", (PROPS,)),)
+    assert (v.exit_code, lines(v)) == (1, ["NUMB src/billing/tax.py:7 survived=2/2 in rate (no voting oracle "
+                                           "noticed: replaced + with - at line 7)"])
+    assert [(r.path, r.lineno) for r in v.reasons] == [(TAX, 7)]
+    killed = mutants[:1] + (MutantResult(TAX, "rate", "m2", "returned 0 at line 7", "killed", (PROPS,), line=7),)
     assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=killed, mutation_ran=True)).exit_code == 0
+
+
+def test_a_changed_line_the_budget_never_reached_fails_the_agent_lane_and_is_reported_in_the_human_lane():
+    done = (MutantResult(TAX, "rate", "m1", "`<` -> `<=` at line 5", "killed", (PROPS,), line=5),)
+    agent = evaluate(gate([run(PROPS, passed(PROPS))], mutants=done, mutation_ran=True, not_mutated=((TAX, 9, "rate"),)))
+    line = ("NOT_MUTATED src/billing/tax.py:9 in rate: the mutation budget was spent before this changed line got a "
+            "mutant, so nothing showed it is judged (a smaller diff, a larger mutation_budget, or the human lane)")
+    assert (agent.exit_code, lines(agent)) == (2, [line])
+    assert dict((n, s) for n, s, _ in agent.ranks)["R3_numbness"] == "fail"
+    human = evaluate(gate([run(PROPS, passed(PROPS))], mutants=done, mutation_ran=True, not_mutated=((TAX, 9, "rate"),),
+                          lane="human"))
+    assert (human.exit_code, lines(human)) == (0, [line])
+    assert dict((n, s) for n, s, _ in human.ranks)["R3_numbness"] == "fail"  # never pass for a line it did not check
+
+
+def test_untested_new_code_in_a_region_judged_at_its_baseline_is_reported_in_the_human_lane_and_fails_the_agent_lane():
+    region = RegionPlan(TAX, TAX, "changed", "pure", "pure", "E", (EXAMPLES,), ())  # adoption lowered it to E
+    comp = Comparison((), (region,), (), (), (), (), (), ((PROPS, "P"), (EXAMPLES, "E")))
+    symbols = (ChangedSymbolEvidence(TAX, "rate_v2", "function", "added", "rate_v2"),)
+    runs = (run(EXAMPLES, passed(EXAMPLES)),)  # executed rate, never rate_v2
+    agent = evaluate(GateInput("diff", comp, runs, symbols, today=TODAY))
+    assert (agent.exit_code, [r.code for r in agent.reasons]) == (2, ["UNEXERCISED"])
+    human = evaluate(GateInput("diff", comp, runs, symbols, today=TODAY, lane="human"))
+    assert (human.exit_code, lines(human)) == (0, [
+        "UNJUDGED src/billing/tax.py:rate_v2: no test executed this added code and its region is judged at its "
+        "baseline (class E); reviewed in the human lane (an oracle that runs it ratchets it up)"])
+    # at its floor (P), the human lane still needs the evidence
+    at_floor = RegionPlan(TAX, TAX, "changed", "pure", "pure", "P", (PROPS,), ())
+    comp = Comparison((), (at_floor,), (), (), (), (), (), ((PROPS, "P"),))
+    props = (run(PROPS, passed(PROPS)),)
+    assert [r.code for r in evaluate(GateInput("diff", comp, props, symbols, today=TODAY, lane="human")).reasons] == [
+        "UNEXERCISED"]
 
 
 def test_a_mutant_whose_session_left_no_results_is_an_infrastructure_error_not_a_kill():

@@ -23,6 +23,8 @@ import ast
 import base64
 import binascii
 import bisect
+import dataclasses
+import difflib
 import hashlib
 import json
 import re
@@ -30,7 +32,7 @@ import sys
 import warnings
 import zlib
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
 ENV_VAR = "ORACLE_GATE_MUTANT"
 MAX_ENV_CHARS = 100 * 1024
@@ -115,13 +117,101 @@ def mutants(
     return engine.select(max_mutants)
 
 
-def numb_line(path: str, symbol: str, survived: int, total: int) -> Optional[str]:
-    """`NUMB <path>:<symbol> survived=<k>/<n>` when every one of n > 0 mutants survived."""
-    if not (0 <= survived <= total):
-        raise ValueError(f"survived must be within 0..total, got {survived}/{total}")
-    if total == 0 or survived < total:
-        return None
-    return f"NUMB {path}:{symbol} survived={survived}/{total}"
+def changed_lines(base: Optional[str], head: str) -> FrozenSet[int]:
+    """The head's line numbers (1-based) that the diff added or changed: every line of a new file."""
+    lines = head.splitlines()
+    if base is None:
+        return frozenset(range(1, len(lines) + 1))
+    matcher = difflib.SequenceMatcher(None, base.splitlines(), lines, autojunk=False)
+    return frozenset(j + 1 for tag, _i1, _i2, j1, j2 in matcher.get_opcodes() if tag in ("replace", "insert")
+                     for j in range(j1, j2))
+
+
+@dataclass(frozen=True)
+class FileToMutate:
+    path: str
+    source: str  # the head's text
+    targets: Tuple[Target, ...]  # the changed symbols that voters executed, with their line ranges
+    lines: FrozenSet[int]  # changed lines (changed_lines)
+
+
+@dataclass(frozen=True)
+class LinePlan:
+    mutants: Tuple[Tuple[str, Mutant], ...]  # (path, mutant); mutant.line is the changed line it tests
+    not_mutated: Tuple[Tuple[str, int, str], ...]  # (path, line, symbol): mutable, and the budget ran out
+
+
+def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) -> LinePlan:
+    """Mutants for every changed line: each mutable changed line (one with a candidate that is not
+    arid) gets its first mutant before any line gets a second, then lines take further turns while
+    their symbol has fewer than `per_symbol`, until `budget` mutants are chosen. A mutable line the
+    budget never reached is returned in `not_mutated`, so padding a diff cannot hide a line: it
+    only makes the gate say which lines went unjudged. A candidate belongs to the first changed
+    line it spans (a statement removal spanning several lines tests the first changed one)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise ValueError(f"budget must be a non-negative integer, got {budget!r}")
+    queues: Dict[Tuple[str, int], Tuple[_Engine, List[List[_Candidate]]]] = {}
+    for f in files:
+        ranges = _check_targets(f.targets)
+        if not ranges or not f.lines:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ast.parse(f.source, filename=f.path)
+        except (SyntaxError, ValueError) as exc:
+            raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
+        engine = _Engine(f.source, f.path, tree, ranges)
+        by_line: Dict[int, Dict[str, List[_Candidate]]] = {}
+        lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
+        for cand in engine.collect(lo, hi):
+            symbol = engine.owner(cand.lines)
+            line = next((n for n in range(cand.lines[0], cand.lines[1] + 1) if n in f.lines), None)
+            if symbol is None or line is None:
+                continue
+            cand.symbol = symbol
+            by_line.setdefault(line, {}).setdefault(cand.kind, []).append(cand)
+        for line, kinds in by_line.items():
+            queues[(f.path, line)] = (engine, [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds])
+    chosen: List[Tuple[str, Mutant]] = []
+    per_sym: Dict[Tuple[str, str], int] = {}
+    not_mutated: List[Tuple[str, int, str]] = []
+    active: List[Tuple[str, int]] = []
+
+    def take(key: Tuple[str, int], kinds: List[List[_Candidate]]) -> Optional[Mutant]:
+        engine = queues[key][0]
+        mutant = engine._turn(kinds)
+        # `line` is the changed line the mutant tests (its edit may start on an earlier line of
+        # the same node; the description says where the edit is).
+        return None if mutant is None else dataclasses.replace(mutant, line=key[1])
+
+    for key in sorted(queues):  # first round: every line once (order is moot: a line left out is reported)
+        _, kinds = queues[key]
+        symbol = kinds[0][0].symbol
+        mutant = take(key, kinds)
+        if mutant is None:
+            continue  # nothing realisable on this line
+        if len(chosen) >= budget:
+            not_mutated.append((key[0], key[1], symbol))
+            continue
+        chosen.append((key[0], mutant))
+        per_sym[(key[0], mutant.symbol)] = per_sym.get((key[0], mutant.symbol), 0) + 1
+        active.append(key)
+    while active and len(chosen) < budget:
+        still = []
+        for key in active:
+            if len(chosen) >= budget:
+                break
+            _, kinds = queues[key]
+            if not kinds or per_sym.get((key[0], kinds[0][0].symbol), 0) >= per_symbol:
+                continue
+            mutant = take(key, kinds)
+            if mutant is not None:
+                chosen.append((key[0], mutant))
+                per_sym[(key[0], mutant.symbol)] = per_sym.get((key[0], mutant.symbol), 0) + 1
+                still.append(key)
+        active = still
+    return LinePlan(tuple(chosen), tuple(not_mutated))
 
 
 def encode_mutant_env(path: str, source: str, mutant_id: str) -> str:
@@ -337,6 +427,42 @@ def _unit_dump(unit: Unit) -> str:
     return ast.dump(shell)
 
 
+# Calls whose only effect is a message to a person: logging, printing, warnings, metrics.
+_LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
+_LOG_FUNCTIONS = frozenset({"print", "warnings.warn", "pprint.pprint", "pprint"})
+
+
+def _dotted(node: ast.AST) -> str:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
+def _arid_statement(node: ast.AST) -> bool:
+    """A statement no oracle can observe through a result (Petrović and Ivanković, "State of
+    mutation testing at Google", ICSE-SEIP 2018: arid nodes): a logging, print or warnings call
+    on its own line, an `__all__` declaration, `pass`, an import, an annotation without a value."""
+    if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
+        return True
+    if isinstance(node, ast.AnnAssign) and node.value is None:
+        return True
+    if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        name = _dotted(node.value.func)
+        if name in _LOG_FUNCTIONS or name.startswith("logging."):
+            return True
+        head, _, method = name.rpartition(".")
+        return method in _LOG_METHODS and "log" in head.lower()
+    return False
+
+
 class _Engine:
     def __init__(
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]]
@@ -430,6 +556,12 @@ class _Engine:
                 self.docstrings.add(id(body[0]))
                 self.docstrings.add(id(body[0].value))
             skipped: List[Any] = []
+            if _arid_statement(parent):
+                skipped.append(parent)  # arid: changing it cannot change a result anyone compares
+            elif isinstance(parent, ast.Raise) and isinstance(parent.exc, ast.Call):
+                skipped += [a for a in parent.exc.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            elif isinstance(parent, ast.Assert):
+                skipped.append(parent.msg)
             if isinstance(parent, ast.JoinedStr):
                 skipped.append(parent)
             elif isinstance(parent, ast.arg):

@@ -68,8 +68,8 @@ def report_json(gi: GateInput, verdict: Verdict, base_ref: Optional[str], base_c
             for o in comp.oracle_changes
         ],
         "mutants": [
-            {"path": m.path, "symbol": m.symbol, "id": m.mutant_id, "description": m.description, "status": m.status,
-             "oracles": list(m.oracles)}
+            {"path": m.path, "symbol": m.symbol, "line": m.line, "id": m.mutant_id, "description": m.description,
+             "status": m.status, "oracles": list(m.oracles)}
             for m in gi.mutants
         ],
         "reasons": [{"code": r.code, "severity": r.severity.value, "line": r.line, "path": r.path} for r in verdict.reasons],

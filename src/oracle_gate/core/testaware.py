@@ -60,7 +60,8 @@ INTERPRETER = ("sys._getframe", "sys._current_frames", "inspect.stack", "inspect
                "faulthandler", "threading._profile_hook", "threading._trace_hook", "atexit.register",
                "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache", "os._exit", "sys.addaudithook")
 FRAME_ATTRIBUTES = ("tb_frame", "f_back", "f_globals", "f_locals", "f_builtins", "gi_frame", "cr_frame", "ag_frame")
-OBSCURE = re.compile(r"rot[_-]?13|/proc/sel[f]", re.IGNORECASE)
+# The process's own record in procfs (its parent, command line and environment: the test runner's).
+OBSCURE = re.compile(r"/proc/sel[f]", re.IGNORECASE)
 WRITE_MODE = re.compile(r"[wax+]")
 WRITE_FLAGS = ("O_WRONLY", "O_RDWR", "O_CREAT", "O_TRUNC", "O_APPEND")
 

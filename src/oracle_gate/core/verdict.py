@@ -16,7 +16,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from .classes import OracleClass, at_least, best_vote
+from .classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
 from .compare import Comparison, Finding, RegionPlan
 from .ledger import FreezeEntry, Ledger, ledger_problems, matching_entry
 from .signature import normalize_name
@@ -115,6 +115,7 @@ class MutantResult:
     status: str  # killed | survived | not_run | error (a session left no results: neither)
     oracles: Tuple[str, ...] = ()
     coarse: bool = False  # a dropped statement or `return None` (see mutants.Mutant.coarse)
+    line: int = 0  # the changed line it tests (0: not known)
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,9 @@ class GateInput:
     infra_errors: Tuple[str, ...] = ()
     mutants: Tuple[MutantResult, ...] = ()
     mutation_ran: bool = False
+    # (path, line, symbol): changed lines that had a mutant to make and the budget never reached.
+    not_mutated: Tuple[Tuple[str, int, str], ...] = ()
+    lane: str = "agent"  # agent: every judged line must have been mutated; human: reported only
     min_rank_required: str = "R2_properties"
     today: datetime.date = field(default_factory=datetime.date.today)
     ran_oracles: bool = True  # False when a static policy failure stopped the run
@@ -373,6 +377,15 @@ def evaluate(gi: GateInput) -> Verdict:
                         f"UNJUDGED {region.path}:{sym.qualname}: no voter executed it when the baseline was "
                         f"written, so nothing judged this change (an oracle that runs it ratchets it up)",
                         region.path))
+                elif not ran and gi.lane == "human" and region.kind in REGION_KINDS \
+                        and not at_least(need, RegionKind(region.kind).floor):
+                    # A region judged only at its baseline (adoption lowered it below its floor):
+                    # code no test runs is a reviewer's call in the human lane, said, not blocked.
+                    reasons.append(Reason(
+                        "UNJUDGED", Severity.INFO,
+                        f"UNJUDGED {region.path}:{sym.qualname}: no test executed this {sym.change} code and its "
+                        f"region is judged at its baseline (class {need.value}); reviewed in the human lane "
+                        f"(an oracle that runs it ratchets it up)", region.path))
                 elif not ran:
                     reasons.append(Reason(
                         "UNEXERCISED", Severity.FLOOR,
@@ -391,13 +404,31 @@ def evaluate(gi: GateInput) -> Verdict:
             reasons.append(Reason("INFRA_ERROR", Severity.INFRA,
                                   f"INFRA_ERROR mutant {m.mutant_id} of {m.path}:{m.symbol} ({m.description}): the "
                                   f"test session left no results, so it is neither killed nor survived", m.path))
-    for (path, symbol), ms in sorted(by_symbol.items()):
+    # Every changed line is judged on its own: one killed mutant elsewhere in the symbol clears
+    # nothing (a new branch for inputs the properties never draw is numb by itself).
+    # (A mutant without a line, from an older caller, is judged with its symbol's.)
+    by_line: Dict[Tuple[str, int, str], List[MutantResult]] = {}
+    for m in gi.mutants:
+        by_line.setdefault((m.path, m.line, "" if m.line else m.symbol), []).append(m)
+    numb_symbols = set()
+    for (path, line, symbol), ms in sorted(by_line.items()):
         ran = [m for m in ms if m.status in MUTANT_JUDGED]
         survived = [m for m in ran if m.status == "survived"]
         if ran and len(survived) == len(ran):
+            where = f"{path}:{line}" if line else f"{path}:{symbol}"
+            numb_symbols.update((path, m.symbol) for m in ran)
             reasons.append(Reason("NUMB", Severity.PRODUCT,
-                                  f"NUMB {path}:{symbol} survived={len(survived)}/{len(ran)} "
-                                  f"(no voting oracle noticed any mutant: e.g. {survived[0].description})", path))
+                                  f"NUMB {where} survived={len(survived)}/{len(ran)} in {ran[0].symbol} "
+                                  f"(no voting oracle noticed: {survived[0].description})", path, line or None))
+    for path, line, symbol in gi.not_mutated:
+        reasons.append(Reason(
+            "NOT_MUTATED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
+            f"NOT_MUTATED {path}:{line} in {symbol}: the mutation budget was spent before this changed line got "
+            f"a mutant, so nothing showed it is judged (a smaller diff, a larger mutation_budget, or the human lane)",
+            path, line))
+    for (path, symbol), ms in sorted(by_symbol.items()):
+        ran = [m for m in ms if m.status in MUTANT_JUDGED]
+        if (path, symbol) in numb_symbols:
             continue
         # Code judged only by oracles new in this diff (written with it) must show its values are
         # judged: a kill of a crash-like mutant alone is no evidence.
@@ -528,7 +559,10 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
         ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
-        ("R3_numbness", "NUMB" in codes, len([m for m in gi.mutants if m.status in MUTANT_JUDGED]), gi.mutation_ran),
+        # Lines the budget never reached were not checked: the rank fails in both lanes (the human
+        # lane's verdict only reports them).
+        ("R3_numbness", "NUMB" in codes or bool(gi.not_mutated),
+         len([m for m in gi.mutants if m.status in MUTANT_JUDGED]), gi.mutation_ran),
         ("R4_freeze", bool(codes & {"LEDGER_INVALID", "FREEZE_EXPIRED", "FREEZE_CAP", "UNLISTED_SKIP",
                                      "FREEZE_UNOBSERVED", "FREEZE_HIT_ON_EMPTY_DIFF", "FREEZE_WITH_PRODUCTION"}),
          sum(len(l.entries) for l in gi.ledgers), gi.ran_oracles),

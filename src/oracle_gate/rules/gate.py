@@ -39,7 +39,8 @@ from oracle_gate.core import verdict as V
 from oracle_gate.core.baseline import Baseline, BaselineError
 from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
 from oracle_gate.core.markers import added_markers, judge_config_change, judges_a_test
-from oracle_gate.core.mutants import MutantTooLarge, MutationUnsupported, encode_mutant_env, mutants
+from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsupported, changed_lines,
+                                     encode_mutant_env, line_mutants)
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
@@ -581,52 +582,57 @@ async def _production_sources(head: F.Facts, comp: C.Comparison) -> Dict[str, st
 
 async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
-                    head: F.Facts) -> Tuple[V.MutantResult, ...]:
-    """Mutants of each changed symbol, each run against the voters (P or L) that executed it."""
+                    head: F.Facts) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
+    """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
+    against those voters; and the mutable changed lines the budget did not reach."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     executed = {r.address: r.executed for r in runs}
     classes = comp.judge_classes
-    planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
-    results: List[V.MutantResult] = []
-    budget = int(policy.mutation_budget)
+
+    def voters_of(path: str, sym: V.ChangedSymbolEvidence) -> Tuple[str, ...]:
+        # Existing code is judged by the base's voters; code new in this diff by new oracles too.
+        new_code = sym.change == "added" and sym.newly_judgeable
+        judges = (*verdict.voters, *verdict.newcomers) if new_code else verdict.voters
+        return tuple(sorted(
+            (a for a in judges if (path, sym.needs) in executed.get(a, frozenset())
+             and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in metadata_of),
+            key=lambda a: (-classes[a].rank, a)))
+
     by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
     for s in symbols:
         if s.change != "deleted":
             by_path.setdefault(s.path, []).append(s)
+    files: List[FileToMutate] = []
+    judges: Dict[Tuple[str, str], Tuple[str, ...]] = {}
     for path, syms in sorted(by_path.items()):
         text = src.head.get(path)
-        if text is None or budget <= 0:
+        if text is None:
             continue
+        syms = [s for s in syms if voters_of(path, s)]  # a symbol no voter ran is UNEXERCISED, not numb
+        judges.update({(path, s.qualname): voters_of(path, s) for s in syms})
         lines = _symbol_lines(text, [s.qualname for s in syms if s.qualname != MODULE])
         ranges = [(s.qualname, lines[s.qualname]) for s in syms if s.qualname in lines]
         if any(s.qualname == MODULE for s in syms):
             # Module-level code: only its changed top-level statements (a lambda bound to a name,
             # a constant), never the defs around them.
             ranges += [(MODULE, r) for r in _module_ranges(src.base.get(path), text)]
-        if not ranges:
-            continue
+        if ranges:
+            files.append(FileToMutate(path, text, tuple(ranges), changed_lines(src.base.get(path), text)))
+    try:
+        plan = line_mutants(files, int(policy.mutation_budget), int(policy.mutants_per_symbol))
+    except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
+        return (), ()
+    planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
+    results: List[V.MutantResult] = []
+    for path, m in plan.mutants:
+        voters = judges[(path, m.symbol)]
         try:
-            made = mutants(text, path, ranges, min(budget, int(policy.mutants_per_symbol) * len(ranges)))
-        except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
+            env_value = encode_mutant_env(path, m.source, m.id)
+        except MutantTooLarge:
+            results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run", line=m.line))
             continue
-        added = {s.qualname for s in syms if s.change == "added" and s.newly_judgeable}
-        for m in made:
-            # Existing code is judged by the base's voters; code new in this diff by new oracles too.
-            judges = (*verdict.voters, *verdict.newcomers) if m.symbol in added else verdict.voters
-            voters = tuple(sorted(
-                (a for a in judges if (path, m.symbol) in executed.get(a, frozenset())
-                 and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in metadata_of),
-                key=lambda a: (-classes[a].rank, a)))
-            if not voters or budget <= 0:
-                continue
-            budget -= 1
-            try:
-                env_value = encode_mutant_env(path, m.source, m.id)
-            except MutantTooLarge:
-                results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run"))
-                continue
-            survivor = V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse)
-            planned.append((survivor, env_value))
+        planned.append((V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse, m.line),
+                        env_value))
     # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
     pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]
     outcomes: Dict[str, List[MutantRun]] = {}
@@ -654,7 +660,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
         else:
             status = "survived" if served else "not_run"
         results.append(dataclasses.replace(survivor, status=status))
-    return tuple(results)
+    return tuple(results), plan.not_mutated
 
 
 def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:
@@ -847,13 +853,13 @@ async def run_oracle_gate(
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
         min_examples=min_examples, locked_expected=locked_expected, findings=tuple(findings),
-        min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
+        min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran, lane=policy.lane,
     )
     verdict = V.evaluate(gi)
     # R3 numbness runs only when everything below it held (the ladder stops at the first failure).
     if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
-        mutant_results = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head)
-        gi = dataclasses.replace(gi, mutants=mutant_results, mutation_ran=True)
+        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head)
+        gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)
         verdict = V.evaluate(gi)
 
     return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)

@@ -130,6 +130,16 @@ def _thread_profile() -> Any:
     return getter() if getter is not None else getattr(threading, "_profile_hook", None)
 
 
+# Code a test module's import ran is kept apart: a function called at import time (a module's
+# self-check, a strategy built from a call) was not called by a test, so it is no evidence.
+IMPORT_SUFFIX = "\x00import"
+
+
+def _is_body(code: types.CodeType) -> bool:
+    """A module or class body (run by an import), not a function, lambda or comprehension."""
+    return not code.co_flags & inspect.CO_NEWLOCALS
+
+
 class _Evidence:
     """The code objects that started running, per attribution target (a test file).
 
@@ -185,13 +195,15 @@ class _Evidence:
     def profiling(self) -> bool:
         return self._running and self._profile is not None
 
-    def record(self, target: str) -> None:
-        """Attribute what runs from now on to `target` (a test file)."""
+    def record(self, target: str, importing: bool = False) -> None:
+        """Attribute what runs from now on to `target` (a test file). `importing`: a module is
+        being collected (imported); of that, only module and class bodies will count (`bodies`)."""
         if not self._running:
             return
-        if target != self.target:
-            self.target = target
-            self._sink[0] = self.codes.setdefault(target, set())
+        key = target + IMPORT_SUFFIX if importing else target
+        if key != self.target:
+            self.target = key
+            self._sink[0] = self.codes.setdefault(key, set())
             if self._tool is not None:
                 sys.monitoring.restart_events()
         self.resume()
@@ -407,7 +419,7 @@ class Recorder:
     def _collect_start(self, collector: Any) -> None:
         # A module's collection imports it: that code counts for the module being collected.
         if _is_module(collector):
-            self.evidence.record(self._file_of(collector))
+            self.evidence.record(self._file_of(collector), importing=True)
 
     def _collect_end(self, collector: Any, rep: Any) -> None:
         file = self._file_of(collector)
@@ -664,9 +676,12 @@ class Recorder:
     def _files(self) -> Tuple[FileRecord, ...]:
         executed: Dict[str, Set[Tuple[str, int, str]]] = {}
         module_code: Dict[str, Optional[Tuple[str, int, str]]] = {}
-        for target, codes in self.evidence.codes.items():
+        for key, codes in self.evidence.codes.items():
+            target = key[: -len(IMPORT_SUFFIX)] if key.endswith(IMPORT_SUFFIX) else key
             found = executed.setdefault(target, set())
             for code in codes:
+                if key != target and not _is_body(code):
+                    continue  # called while importing, not while a test ran
                 path = self._source(code.co_filename)
                 if path is not None:
                     found.add((path, code.co_firstlineno, code.co_name))
