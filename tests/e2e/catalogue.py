@@ -294,6 +294,18 @@ def _new_api_weak_property(repo: Repo) -> None:
                _WEAK_WEIGHTED_PROP.split("    assert sum(")[0].replace("test_shares_are_bounded", "test_one_share_per_weight"))
 
 
+def _twin_copy(repo: Repo) -> None:
+    """A new function that loses cents, judged only against a second copy the same diff adds."""
+    repo.replace("src/billing/money.py", _SPLIT_END, _SPLIT_END + "\n\n" + _WEIGHTED + "\n\n"
+                 + _WEIGHTED.replace("def split_weighted(", "def split_weighted_reference("))
+    repo.write("oracle/properties/test_split_weighted_props.py",
+               "from hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+               "from billing.money import split_weighted, split_weighted_reference\n\n\n"
+               "@given(st.integers(0, 10**6), st.lists(st.integers(1, 100), min_size=1, max_size=5))\n"
+               "def test_weighted_split_matches_the_reference(total, weights):\n"
+               "    assert split_weighted(total, weights) == split_weighted_reference(total, weights)\n")
+
+
 def _changed_code_new_judge(repo: Repo) -> None:
     """An existing function no base oracle ran, broken, with a new property that passes on it."""
     repo.replace("src/billing/money.py", "    return [total_cents * w // scale for w in weights]\n",
@@ -609,14 +621,15 @@ TAMPERING = (
           _pytest_exit_dynamic, ("TEST_AWARE_CODE",)),
     Patch("evidence", "pytest-exit-dynamic-run-all", False, "the same, with the oracles run anyway: the run sees it too",
           _pytest_exit_dynamic, ("TEST_AWARE_CODE", "NO_RESULTS"), gate_args=("--oracle-gate-run-all",)),
-    Patch("evidence", "fixture-rewritten-at-import", False, "production rewrites the locked seed at import time",
-          _fixture_rewritten_at_import, ("TEST_AWARE_CODE",)),
-    Patch("evidence", "fixture-rewritten-at-import-run-all", False, "the same, with the oracles run anyway",
-          _fixture_rewritten_at_import, ("TEST_AWARE_CODE", "FIXTURE_TAMPERED"), gate_args=("--oracle-gate-run-all",)),
+    Patch("evidence", "fixture-rewritten-at-import", False, "production rewrites the locked seed at import time "
+          "(a path the scan cannot read: the re-hash after the run sees it)",
+          _fixture_rewritten_at_import, ("FIXTURE_TAMPERED",)),
     Patch("evidence", "fixture-rewritten-via-open", False, "production rewrites the locked invoice, breaks the format",
           _fixture_rewritten_via_open, ("TEST_AWARE_CODE",)),
     Patch("evidence", "fixture-rewritten-via-open-run-all", False, "the same, with the oracles run anyway",
           _fixture_rewritten_via_open, ("TEST_AWARE_CODE", "FIXTURE_TAMPERED"), gate_args=("--oracle-gate-run-all",)),
+    Patch("evidence", "twin-copy", False, "a new function judged only against a copy of itself the same diff adds",
+          _twin_copy, ("TAUTOLOGY",)),
     Patch("evidence", "import-time-self-check", False, "a new function run only by an assertion at import time",
           _import_time_self_check, ("UNEXERCISED",)),
     Patch("evidence", "aware-of-hypothesis", False, "correct only while Hypothesis is loaded",

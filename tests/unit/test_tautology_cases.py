@@ -250,3 +250,49 @@ def test_unparsable_test_source_is_a_source_error_and_bad_production_is_skipped(
     with pytest.raises(SourceError):
         tautology_findings("def test(:\n", BILLING)
     assert tautology_findings("from m import f\ndef test_f():\n    assert f(1) == 2\n", {"m": "def f(:"}) == ()
+
+
+TWIN_PROPS = src('''
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from billing.money import split, split_weighted, split_weighted_reference
+
+
+    @given(st.integers(0, 10**6), st.lists(st.integers(1, 9), min_size=1, max_size=5))
+    def test_weighted_split_matches_its_reference(total, weights):
+        expected = split_weighted_reference(total, weights)
+        assert split_weighted(total, weights) == expected
+
+
+    @given(st.integers(0, 10**6), st.integers(1, 50))
+    def test_split_agrees_with_the_base(total, parts):
+        assert split_weighted(total, [1] * parts) == split(total, parts)
+
+
+    @given(st.integers(0, 10**6), st.lists(st.integers(1, 9), min_size=1, max_size=5))
+    def test_weighted_split_conserves_the_total(total, weights):
+        assert sum(split_weighted(total, weights)) == total
+        assert split_weighted(sum(split_weighted(total, weights)), weights) == split_weighted(total, weights)
+    ''')
+TWIN_MONEY = BILLING["billing.money"] + src('''
+
+    def split_weighted(total_cents, weights):
+        return [total_cents * w // sum(weights) for w in weights]
+
+
+    def split_weighted_reference(total_cents, weights):
+        return [total_cents * w // sum(weights) for w in weights]
+    ''')
+
+
+def test_an_oracle_that_judges_new_code_by_other_new_code_is_a_tautology():
+    prod = {**BILLING, "billing.money": TWIN_MONEY}
+    diff_code = frozenset({"billing.money.split_weighted", "billing.money.split_weighted_reference"})
+    found = [(f.test, f.why) for f in tautology_findings(TWIN_PROPS, prod, diff_code)]
+    assert found == [("test_weighted_split_matches_its_reference",
+                      "judges code by code the same diff adds or changes: billing.money.split_weighted against "
+                      "billing.money.split_weighted_reference (an expected value must come from the base's code, a "
+                      "literal or a law)")]
+    # the same tests when the reference is the base's code: a differential test, not a tautology
+    assert tautology_findings(TWIN_PROPS, prod, frozenset({"billing.money.split_weighted"})) == ()

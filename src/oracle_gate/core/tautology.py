@@ -705,7 +705,7 @@ def _closure(tf: _TestFile, fn: ast.AST, q: str, params: Set[str]) -> Tuple[List
     return nodes, known
 
 
-def _check(tf: _TestFile, q: str, fn: ast.AST) -> Iterator[str]:
+def _check(tf: _TestFile, q: str, fn: ast.AST, diff_code: FrozenSet[str] = frozenset()) -> Iterator[str]:
     sites = tf.sites(fn, q)
     if not sites:
         yield "no assertion"
@@ -744,6 +744,7 @@ def _check(tf: _TestFile, q: str, fn: ast.AST) -> Iterator[str]:
             yield "calls no production code"
         return
     yield from _reimplemented(tf, fn, sites, members)
+    yield from _self_judged(tf, fn, sites, diff_code)
 
 
 def _imported_roots(tree: ast.Module) -> Set[str]:
@@ -789,15 +790,51 @@ def _reimplemented(tf: _TestFile, fn: ast.AST, sites: List[_Site], members) -> I
                         return
 
 
+def _self_judged(tf: _TestFile, fn: ast.AST, sites: List[_Site], diff_code: FrozenSet[str]) -> Iterator[str]:
+    """An assertion whose sides each take their value from different code this diff adds or changes
+    (`assert split_weighted(x) == split_weighted_copy(x)`): the diff judges itself. A law over one
+    function (`f(f(x)) == f(x)`, `decode(encode(x)) == x`) shares its code between the sides."""
+    if not diff_code:
+        return
+    expand = {k: v.value for k, v in _single_assignments(fn).items()}
+
+    def diff_members(node: ast.AST) -> Set[str]:
+        found: Set[str] = set()
+        roots = [node]
+        for root in roots:
+            for n in ast.walk(root):
+                if isinstance(n, ast.Name) and n.id in expand and expand[n.id] not in roots and len(roots) < 32:
+                    roots.append(expand[n.id])  # what its locals hold
+                if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load):
+                    for name in tf.names.resolve(n):
+                        member = tf.production_member(name)
+                        dotted = f"{member[0]}.{'.'.join(member[1])}" if member is not None else ""
+                        if dotted in diff_code:
+                            found.add(dotted)
+        return found
+
+    for site in sites:
+        if not isinstance(site.test, ast.Compare):
+            continue
+        sides = [diff_members(side) for side in (site.test.left, *site.test.comparators)]
+        if len(sides) >= 2 and all(sides) and all(not (a & b) for i, a in enumerate(sides) for b in sides[i + 1:]):
+            names = [sorted(side)[0] for side in sides]
+            yield (f"judges code by code the same diff adds or changes: {names[0]} against {names[1]} "
+                   f"(an expected value must come from the base's code, a literal or a law)")
+            return
+
+
 @bounded
-def tautology_findings(test_source: str, production_sources: Mapping[str, str]) -> Tuple[Finding, ...]:
+def tautology_findings(test_source: str, production_sources: Mapping[str, str],
+                       diff_code: FrozenSet[str] = frozenset()) -> Tuple[Finding, ...]:
     """Findings for every test in `test_source`. `production_sources` maps importable module names
-    (`billing.tax`) to their source; with none, the production checks are not made. SourceError if
+    (`billing.tax`) to their source; with none, the production checks are not made. `diff_code`:
+    dotted names of the production functions and classes the diff adds or changes. SourceError if
     the test source does not parse (a production source that does not parse is skipped)."""
     tf = _TestFile(test_source, production_sources)
     out: List[Finding] = []
     for q, fn in tf.tests():
-        for why in _check(tf, q, fn):
+        for why in _check(tf, q, fn, diff_code):
             finding = Finding(q, why)
             if finding not in out:
                 out.append(finding)

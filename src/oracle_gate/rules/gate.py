@@ -309,7 +309,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
 
 
 def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Mapping[str, str],
-                 policy: Policy) -> List[C.Finding]:
+                 policy: Policy, diff_code: FrozenSet[str]) -> List[C.Finding]:
     out = []
     for oc in comp.oracle_changes:
         if oc.what in ("deleted", "lost") or not _is_py(oc.path):
@@ -319,7 +319,7 @@ def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Ma
         if owner is None or text is None or head.oracle_class(owner.address) is None:
             continue
         try:
-            found = tautology_findings(text, production)
+            found = tautology_findings(text, production, diff_code)
         except SourceError as e:
             found = ()
             out.append(C.Finding("TAUTOLOGY", f"TAUTOLOGY {oc.path} cannot be parsed ({e})", oc.path))
@@ -564,20 +564,21 @@ def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparis
     return tuple(out)
 
 
-async def _production_sources(head: F.Facts, comp: C.Comparison) -> Dict[str, str]:
+async def _production_sources(head: F.Facts, comp: C.Comparison) -> Tuple[Dict[str, str], Dict[str, str]]:
     """Module name -> source of the production modules a changed oracle may call (for the
-    tautology check), named through Pants' source roots."""
+    tautology check), named through Pants' source roots; and path -> module name."""
     paths = sorted({p for t in head.targets if t.role == F.PRODUCTION for p in t.paths if _is_py(p)})
     if not any(_is_py(o.path) for o in comp.oracle_changes) or not paths:
-        return {}
+        return {}, {}
     texts = await _head_texts(paths)
     roots = await MultiGet(Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(p)) for p in paths)
-    out = {}
+    out, modules = {}, {}
     for path, root in zip(paths, roots):
         module, _ = F.module_of(path, root.path)
         if module and path in texts:
             out[module] = texts[path]
-    return out
+            modules[path] = module
+    return out, modules
 
 
 async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
@@ -809,11 +810,16 @@ async def run_oracle_gate(
                                      and holds_no_code(src.head.get(p))))
 
     oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
-    production_sources = await _production_sources(head, comp)
+    production_sources, module_of_path = await _production_sources(head, comp)
+    symbols = _changed_symbols(comp, src)
+    # Production code this diff adds or changes, by dotted name: no oracle may take its expected
+    # values from it.
+    diff_code = frozenset(f"{module_of_path[s.path]}.{s.qualname}" for s in symbols
+                          if s.change in ("added", "changed") and s.qualname != MODULE and s.path in module_of_path)
     findings: List[C.Finding] = []
     findings += _drift(head)
     findings += _test_aware(base, comp, src, oracle_paths)
-    findings += _tautologies(comp, head, src, production_sources, policy)
+    findings += _tautologies(comp, head, src, production_sources, policy, diff_code)
     if isinstance(baseline, str):
         findings.append(C.Finding("BASELINE_DRIFT", baseline))
     findings += _excluded(head, comp, policy)
@@ -834,7 +840,6 @@ async def run_oracle_gate(
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp)))
         records, batches = runs.records, runs.batches
 
-    symbols = _changed_symbols(comp, src)
     runs_judged = oracle_runs(records, head, comp, src, run_id)
     # What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
     # lock is FIXTURE_DRIFT): a different digest after a run means the code under test rewrote it.
