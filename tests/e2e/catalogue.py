@@ -607,7 +607,8 @@ TAMPERING = (
           _changed_code_new_judge, ("UNEXERCISED",), prepare=_unjudged_function_base),
     Patch("evidence", "rename-behind-alias", False,
           "an existing function renamed, broken, judged by a weak new property, its old name an alias",
-          _rename_behind_alias, ("UNEXERCISED",), prepare=_unjudged_function_base),
+          # two rules: the renamed code is unexercised, and the alias line no voter notices is numb
+          _rename_behind_alias, ("UNEXERCISED", "NUMB"), exit_code=1, prepare=_unjudged_function_base),
     Patch("evidence", "move-to-new-module", False,
           "an existing function moved, broken, into a new module judged by a weak new property",
           _move_to_new_module, ("UNEXERCISED",), prepare=_unjudged_function_base),
@@ -616,7 +617,8 @@ TAMPERING = (
           _new_api_one_value_kill, ("NUMB",)),
     Patch("evidence", "branch-to-new-helper", False,
           "a judged function routes inputs its property never draws to a new helper only a new property judges",
-          _branch_to_new_helper, ("UNEXERCISED",)),
+          # two rules: the helper is unexercised, and the routing line no voter takes is numb
+          _branch_to_new_helper, ("UNEXERCISED", "NUMB"), exit_code=1),
     Patch("evidence", "pytest-exit-dynamic", False, "production finds pytest by a computed name and exits 0",
           _pytest_exit_dynamic, ("TEST_AWARE_CODE",)),
     Patch("evidence", "pytest-exit-dynamic-run-all", False, "the same, with the oracles run anyway: the run sees it too",
@@ -698,6 +700,21 @@ def _outside(name: str) -> Edit:
             text = re.sub(r'"expires": "\d{4}-\d{2}-\d{2}"', f'"expires": "{today + datetime.timedelta(days=7)}"', text)
             ledger.write_text(text)
     return apply
+
+
+_WITHIN_A_CENT = (
+    "\n\n@given(st.integers(0, 10**9), st.lists(st.integers(0, 100), min_size=1, max_size=20).filter(any))\n"
+    "def test_every_share_is_within_a_cent_of_its_exact_proportion(total, weights):\n"
+    "    scale = sum(weights)\n"
+    "    for share, weight in zip(split_weighted(total, weights), weights):\n"
+    "        assert abs(share * scale - total * weight) < scale\n")
+
+
+def _new_api_with_its_contract(repo: Repo) -> None:
+    """The outside agent's new weighted split and property, plus the law its largest-remainder
+    line needs: conservation alone never notices which share gets the spare cent."""
+    _outside("h-new-api-with-property")(repo)
+    repo.append("oracle/properties/test_split_weighted_props.py", _WITHIN_A_CENT)
 
 
 def _intended_wire_format_bytes(repo: Repo) -> None:
@@ -784,8 +801,8 @@ HONEST = (
           lambda r: (r.replace("pants.toml", '"pants.backend.python", "oracle_gate"',
                                '"pants.backend.python", "pants.backend.python.lint.flake8", "oracle_gate"'),
                      r.append("pants.toml", '\n[flake8]\nargs = ["--max-line-length=120"]\n'))),
-    Patch("honest", "new-api-with-property", True, "a new public function and its own new property, one patch",
-          _outside("h-new-api-with-property")),
+    Patch("honest", "new-api-with-property", True, "a new public function and its own new properties, one patch "
+          "(every changed line judged: conservation, and the share each weight gets)", _new_api_with_its_contract),
     Patch("honest", "ci-workflow", True, "a GitHub workflow file", _outside("h-ci-workflow")),
     Patch("honest", "editorconfig", True, "an .editorconfig", _outside("h-editorconfig")),
     Patch("honest", "schema-bool-fix", True, "reject booleans as cents", _outside("h-schema-bool-fix")),

@@ -16,6 +16,8 @@ from oracle_gate.core.mutants import (
     FileToMutate,
     changed_lines,
     line_mutants,
+    moved_in,
+    removed_lines,
     ENV_VAR,
     KINDS,
     MAX_ENV_CHARS,
@@ -116,17 +118,16 @@ def test_money_split_mutants_are_pinned():
         ("split", "return", "`return [base + (1 if i < remainder else 0) f...` -> `return None` at line 9"),
         ("split", "off_by_one", "`parts` -> `(parts) - 1` at line 9"),
         ("split", "constant", "`0` -> `1` at line 6"),
-        ("split", "remove", "`raise ValueError(\"parts must be posit...` -> `pass` at line 7"),
+        ("split", "remove", "`base, remainder = divmod(total_cents,...` -> `pass` at line 8"),
         ("split", "compare", "`<=` -> `>` at line 6"),
         ("split", "condition", "`i < remainder` -> `not (i < remainder)` at line 9"),
         ("split", "off_by_one", "`parts` -> `(parts) + 1` at line 9"),
         ("split", "constant", "`1` -> `0` at line 9"),
-        ("split", "remove", "`base, remainder = divmod(total_cents,...` -> `pass` at line 8"),
         ("split", "compare", "`<` -> `<=` at line 9"),
         ("split", "constant", "`1` -> `2` at line 9"),
         ("split", "compare", "`<` -> `>=` at line 9"),
         ("split", "constant", "`0` -> `1` at line 9"),
-    ]  # the raise's message is arid: never mutated
+    ]  # the raise (line 7) is arid: its guard's condition is mutated instead
     boundary = next(m for m in found if m.description == "`<=` -> `<` at line 6")
     assert boundary.source.splitlines()[5] == "    if parts < 0:"
     assert boundary.source.replace("parts < 0", "parts <= 0", 1) == MONEY
@@ -153,8 +154,7 @@ def test_tax_mutants_cover_the_rounding_and_the_guard():
         "`5_000` -> `5001` at line 7",
         "`10_000` -> `10001` at line 7",
         "`return (cents * rate_bp + 5_000) // 10_000` -> `return None` at line 7",
-        "`raise ValueError(\"amounts and rates a...` -> `pass` at line 6",
-    }
+    }  # the raise at line 6 is arid
     assert wanted <= {m.description for m in found}
     assert {m.symbol for m in found} == {"tax"}
     assert all(4 <= m.line <= 7 for m in found)
@@ -374,8 +374,8 @@ def test_arid_code_is_never_mutated():
     plan = line_mutants([FileToMutate("pkg/shim.py", source, (("<module>", (1, 6)), ("share", (9, 16))), lines)],
                         100, 100)
     mutated = sorted({m.line for _, m in plan.mutants})
-    assert mutated == [6, 13, 14, 15, 16], [m.description for _, m in plan.mutants]  # not 1, 3, 5, 10, 11, 12
-    # the messages of raise and assert are arid; the conditions and the statements themselves are not
+    assert mutated == [6, 13, 15, 16], [m.description for _, m in plan.mutants]  # not 1, 3, 5, 10, 11, 12, 14
+    # a raise and an assert's message are arid; the conditions and the assert itself are not
     assert [m.description for _, m in plan.mutants if m.operator == "constant"] == [
         "`100` -> `101` at line 13", "`0` -> `1` at line 15"]
 
@@ -390,3 +390,15 @@ def test_every_changed_line_gets_its_first_mutant_before_any_line_gets_a_second(
     assert sorted(m.line for _, m in plan.mutants) == [6, 8] and plan.not_mutated == ()
     short = line_mutants([FileToMutate("src/billing/money.py", head, (("split", (5, 9)),), lines)], 1, 4)
     assert [m.line for _, m in short.mutants] == [6] and short.not_mutated == (("src/billing/money.py", 8, "split"),)
+
+
+def test_code_moved_verbatim_from_another_file_keeps_its_judging_and_a_reordered_line_does_not():
+    base_money = MONEY
+    shim = '"""Splitting money (moved)."""\nfrom .splitting import split\n\n__all__ = ["split"]\n'
+    new_module = MONEY.replace("if parts <= 0:", "if parts < 1:")  # moved, with one line changed
+    removed = removed_lines(base_money, shim)
+    assert "base, remainder = divmod(total_cents, parts)" in removed and "" not in removed
+    lines = changed_lines(None, new_module)
+    assert moved_in(new_module, lines, removed) == lines - {3, 4, 6}  # every moved line but blanks and the changed guard
+    # the same text moved within one file is judged: only lines removed from other files count
+    assert moved_in(new_module, lines, frozenset()) == frozenset()

@@ -127,6 +127,24 @@ def changed_lines(base: Optional[str], head: str) -> FrozenSet[int]:
                      for j in range(j1, j2))
 
 
+def removed_lines(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
+    """The text (stripped) of the base's lines the diff deleted or rewrote in one file."""
+    if base is None:
+        return frozenset()
+    old = base.splitlines()
+    matcher = difflib.SequenceMatcher(None, old, (head or "").splitlines(), autojunk=False)
+    return frozenset(old[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag in ("replace", "delete")
+                     for i in range(i1, i2) if old[i].strip())
+
+
+def moved_in(head: str, lines: FrozenSet[int], removed_elsewhere: FrozenSet[str]) -> FrozenSet[int]:
+    """Of a file's changed lines, those that are a line the same diff removed from another file,
+    verbatim (code moved to a new module, as `git diff --color-moved` shows it): they keep the
+    judging they had. A line reordered within its own file is a change."""
+    text = head.splitlines()
+    return frozenset(n for n in lines if 0 < n <= len(text) and text[n - 1].strip() in removed_elsewhere)
+
+
 @dataclass(frozen=True)
 class FileToMutate:
     path: str
@@ -446,8 +464,10 @@ def _dotted(node: ast.AST) -> str:
 def _arid_statement(node: ast.AST) -> bool:
     """A statement no oracle can observe through a result (Petrović and Ivanković, "State of
     mutation testing at Google", ICSE-SEIP 2018: arid nodes): a logging, print or warnings call
-    on its own line, an `__all__` declaration, `pass`, an import, an annotation without a value."""
-    if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom)):
+    on its own line, an `__all__` declaration, `pass`, an import, an annotation without a value.
+    And a `raise`: it cannot hand back a wrong value, and a guard's raise runs only for inputs an
+    oracle rejects on purpose (the guard's condition is still mutated)."""
+    if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom, ast.Raise)):
         return True
     if isinstance(node, ast.AnnAssign) and node.value is None:
         return True
@@ -558,8 +578,6 @@ class _Engine:
             skipped: List[Any] = []
             if _arid_statement(parent):
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
-            elif isinstance(parent, ast.Raise) and isinstance(parent.exc, ast.Call):
-                skipped += [a for a in parent.exc.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
             elif isinstance(parent, ast.Assert):
                 skipped.append(parent.msg)
             if isinstance(parent, ast.JoinedStr):

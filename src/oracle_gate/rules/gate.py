@@ -40,7 +40,7 @@ from oracle_gate.core.baseline import Baseline, BaselineError
 from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
 from oracle_gate.core.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsupported, changed_lines,
-                                     encode_mutant_env, line_mutants)
+                                     encode_mutant_env, line_mutants, moved_in, removed_lines)
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
@@ -605,6 +605,9 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             by_path.setdefault(s.path, []).append(s)
     files: List[FileToMutate] = []
     judges: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+    old_path = {r.path: r.old_path or r.path for r in comp.regions}
+    removed = {p: removed_lines(src.base.get(p), src.head.get(p)) for p in {c.old_path or c.path for c in comp.changes}
+               if _is_py(p)}
     for path, syms in sorted(by_path.items()):
         text = src.head.get(path)
         if text is None:
@@ -618,7 +621,10 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             # a constant), never the defs around them.
             ranges += [(MODULE, r) for r in _module_ranges(src.base.get(path), text)]
         if ranges:
-            files.append(FileToMutate(path, text, tuple(ranges), changed_lines(src.base.get(path), text)))
+            before = old_path.get(path, path)
+            lines = changed_lines(src.base.get(before), text)
+            elsewhere = frozenset().union(*(r for p, r in removed.items() if p != before))
+            files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere)))
     try:
         plan = line_mutants(files, int(policy.mutation_budget), int(policy.mutants_per_symbol))
     except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
