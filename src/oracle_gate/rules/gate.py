@@ -606,8 +606,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
     files: List[FileToMutate] = []
     judges: Dict[Tuple[str, str], Tuple[str, ...]] = {}
     old_path = {r.path: r.old_path or r.path for r in comp.regions}
-    removed = {p: removed_lines(src.base.get(p), src.head.get(p)) for p in {c.old_path or c.path for c in comp.changes}
-               if _is_py(p)}
+    removed = {p: removed_lines(text, src.head.get(p)) for p, text in src.base.items() if _is_py(p) and text}
     for path, syms in sorted(by_path.items()):
         text = src.head.get(path)
         if text is None:
