@@ -702,19 +702,23 @@ def _outside(name: str) -> Edit:
     return apply
 
 
-_WITHIN_A_CENT = (
+_LARGEST_REMAINDERS = (
     "\n\n@given(st.integers(0, 10**9), st.lists(st.integers(0, 100), min_size=1, max_size=20).filter(any))\n"
-    "def test_every_share_is_within_a_cent_of_its_exact_proportion(total, weights):\n"
+    "def test_the_spare_cents_go_to_the_largest_remainders(total, weights):\n"
     "    scale = sum(weights)\n"
-    "    for share, weight in zip(split_weighted(total, weights), weights):\n"
-    "        assert abs(share * scale - total * weight) < scale\n")
+    "    shares = split_weighted(total, weights)\n"
+    "    extra = [share - total * weight // scale for share, weight in zip(shares, weights)]\n"
+    "    assert set(extra) <= {0, 1}\n"
+    "    remainders = [total * weight % scale for weight in weights]\n"
+    "    assert min((r for r, e in zip(remainders, extra) if e), default=scale) >= \\\n"
+    "        max((r for r, e in zip(remainders, extra) if not e), default=0)\n")
 
 
 def _new_api_with_its_contract(repo: Repo) -> None:
     """The outside agent's new weighted split and property, plus the law its largest-remainder
     line needs: conservation alone never notices which share gets the spare cent."""
     _outside("h-new-api-with-property")(repo)
-    repo.append("oracle/properties/test_split_weighted_props.py", _WITHIN_A_CENT)
+    repo.append("oracle/properties/test_split_weighted_props.py", _LARGEST_REMAINDERS)
 
 
 def _intended_wire_format_bytes(repo: Repo) -> None:

@@ -228,3 +228,12 @@ def test_names_used_by_changed_code_include_calls_attributes_and_imports():
     assert "unrelated" not in names_used(source, ["split"])
     assert {"split_weighted", "sw", "cpu_count", "LIMIT"} <= names_used(source, ["<module>"])
     assert "_big_split" not in names_used(source, ["<module>"])
+
+
+def test_a_rename_with_the_same_code_names_the_symbol_it_was_and_a_changed_body_does_not():
+    base = "class Q:\n    async def resolve_for_group(self, x):\n        return await x.fetch()\n\n\ndef f(a):\n    return a + 1\n"
+    head = base.replace("resolve_for_group", "resolve_for_user_group").replace("def f(a):\n    return a + 1",
+                                                                               "def g(a):\n    return a + 2")
+    found = {c.qualname: (c.change, c.renamed_from) for c in changed_symbols(base, head)}
+    assert found == {"Q.resolve_for_user_group": ("added", "Q.resolve_for_group"), "Q.resolve_for_group": ("deleted", None),
+                     "g": ("added", None), "f": ("deleted", None)}

@@ -293,3 +293,20 @@ def test_a_symbol_nobody_exercised_when_the_baseline_was_written_is_unjudged_not
     nested = (ChangedSymbolEvidence(TAX, "surcharge.<locals>.cap", "function", "added", "surcharge.<locals>.cap"),)
     assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=nested, baseline_exercised=then("rate"))).exit_code == 0
     assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=nested, baseline_exercised=then("surcharge"))).exit_code == 2
+    # a rename (the same code under a new name) is judged as the symbol it was
+    renamed = (ChangedSymbolEvidence(TAX, "surcharge_for_user", "function", "added", "surcharge_for_user",
+                                     renamed_from="surcharge"),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=renamed, baseline_exercised=then("rate"))).exit_code == 0
+    assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=renamed,
+                         baseline_exercised=then("surcharge"))).exit_code == 2
+
+
+def test_a_configuration_change_alone_is_reviewed_in_the_human_lane_and_with_production_it_is_not():
+    change = Finding("CONFIG_CHANGE", 'CONFIG_CHANGE [python-bootstrap].search_path base=["<PYENV>"] head=["<PYENV_LOCAL>", '
+                                      '"<PYENV>"]: set by the head\'s configuration')
+    alone = Comparison((), (), (), (), (), (), (change,), ())
+    assert evaluate(GateInput("diff", alone, today=TODAY)).exit_code == 2
+    human = evaluate(GateInput("diff", alone, today=TODAY, lane="human"))
+    assert (human.exit_code, lines(human)) == (0, [change.line + " (reviewed in the human lane, landing alone)"])
+    with_production = evaluate(gate([run(PROPS, passed(PROPS))], findings=(change,), lane="human"))
+    assert with_production.exit_code == 2 and "CONFIG_CHANGE" in [r.code for r in with_production.reasons]

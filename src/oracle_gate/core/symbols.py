@@ -13,6 +13,7 @@ which string values an expression can take.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import itertools
 import sys
@@ -66,6 +67,7 @@ class ChangedSymbol:
     change: str  # added | changed | deleted
     head_lines: Optional[Lines]
     base_lines: Optional[Lines]
+    renamed_from: Optional[str] = None  # an added symbol whose code is a deleted one's under another name
 
 
 # ---------------------------------------------------------------------------------------------
@@ -269,6 +271,19 @@ def changed_symbols(base: Optional[str], head: Optional[str]) -> Tuple[ChangedSy
             change = "deleted"
         kind = (h or b).kind  # type: ignore[union-attr]
         out.append(ChangedSymbol(qualname, kind, change, h.lines if h else None, b.lines if b else None))
+    # A rename: an added symbol whose own code is a deleted symbol's, but for its name.
+    deleted = {c.qualname for c in out if c.change == "deleted"}
+    for i, c in enumerate(out):
+        if c.change != "added" or c.kind == "module":
+            continue
+        h = after[c.qualname]
+        leaf = c.qualname.rsplit(".", 1)[-1]
+        for old in sorted(deleted):
+            b = before[old]
+            if b.kind == h.kind and h.shape.replace(f"name={leaf!r}", f"name={old.rsplit('.', 1)[-1]!r}", 1) == b.shape:
+                out[i] = dataclasses.replace(c, renamed_from=old)
+                deleted.discard(old)
+                break
     return tuple(sorted(out, key=lambda c: ((c.head_lines or c.base_lines or (0, 0))[0], c.qualname)))
 
 

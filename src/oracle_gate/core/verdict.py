@@ -101,6 +101,7 @@ class ChangedSymbolEvidence:
     # An added symbol new oracles may judge: no existing code of the diff uses it, and the diff
     # deletes no symbol (a move or rename is a deletion and an addition: the base's judges keep it).
     newly_judgeable: bool = True
+    renamed_from: str = ""  # an added symbol that is a deleted one renamed, code unchanged
 
 
 MUTANT_JUDGED = ("killed", "survived")  # the statuses that say what the oracles made of a mutant
@@ -307,6 +308,12 @@ def evaluate(gi: GateInput) -> Verdict:
     reasons: List[Reason] = []
 
     for f in (*comp.findings, *gi.findings):
+        if f.code == "CONFIG_CHANGE" and gi.lane == "human" and not comp.production_changed:
+            # A reviewed configuration change landing on its own: nothing it could weaken is judged
+            # by it in this diff (with production it stays a policy failure, like a write-set).
+            reasons.append(Reason(f.code, Severity.INFO, f"{f.line} (reviewed in the human lane, landing alone)",
+                                  f.path, f.lineno))
+            continue
         reasons.append(Reason(f.code, _static_severity(f.code), f.line, f.path, f.lineno))
     reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.ledger_errors]
     # Graph errors name their code first: GRAPH_ERROR (the head) or BASE_UNEVALUABLE (the base).
@@ -370,8 +377,10 @@ def evaluate(gi: GateInput) -> Verdict:
                 then = grandfathered.get(region.old_path or region.path)
                 # A function nested in another is part of its body: it is grandfathered with it.
                 outer = sym.needs.split(".<locals>.")[0]
+                # A renamed symbol (same code, another name) is judged as the one it was.
+                was = sym.renamed_from or (sym.needs if sym.change != "added" else "")
                 if not ran and then is not None and (
-                        (sym.change != "added" and sym.needs not in then) or (outer != sym.needs and outer not in then)):
+                        (was and was not in then) or (outer != sym.needs and outer not in then)):
                     reasons.append(Reason(
                         "UNJUDGED", Severity.INFO,
                         f"UNJUDGED {region.path}:{sym.qualname}: no voter executed it when the baseline was "

@@ -504,7 +504,8 @@ def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolE
             needs = s.qualname if s.change != "deleted" else MODULE
             if s.kind == "class" and s.change != "deleted":
                 needs = s.qualname
-            out.append(V.ChangedSymbolEvidence(region.path, s.qualname, s.kind, s.change, needs))
+            out.append(V.ChangedSymbolEvidence(region.path, s.qualname, s.kind, s.change, needs,
+                                               renamed_from=s.renamed_from or ""))
     return tuple(dataclasses.replace(s, newly_judgeable=not moved and short_name(s.qualname) not in used)
                  if s.change == "added" else s for s in out)
 
