@@ -206,7 +206,7 @@ def _plan(source, targets, lines, budget, per_symbol=4):
     return line_mutants([FileToMutate("m.py", source, tuple(targets), lines)], budget, per_symbol)
 
 
-@settings(engine, max_examples=60)
+@engine
 @given(line_plans(), budgets, budgets)
 def test_every_mutable_changed_line_gets_a_mutant_or_is_reported_and_more_budget_never_reports_more(
         plan, budget, extra):
@@ -224,7 +224,7 @@ def test_every_mutable_changed_line_gets_a_mutant_or_is_reported_and_more_budget
     assert {line for _, line, _ in big.not_mutated} <= {line for _, line, _ in small.not_mutated}  # monotone
 
 
-@settings(engine, max_examples=60)
+@engine
 @given(line_plans(), budgets)
 def test_no_line_gets_a_second_mutant_while_another_mutable_line_has_none(plan, budget):
     source, targets, lines = plan
