@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from facts_strategies import FLOOR_RANK, JUDGE_OPTIONS, KINDS, LEDGER_PATH, Tree, option_values, trees  # pants: no-infer-dep
 from oracle_gate.core import facts as F
 from oracle_gate.core.classes import RegionKind
-from oracle_gate.core.compare import AGENT, HARMLESS_OPTIONS, HUMAN, Change, Policy, compare
+from oracle_gate.core.compare import AGENT, HARMLESS_OPTIONS, HUMAN, Change, Policy, compare, config_file_changes
 from oracle_gate.core.facts import Facts
 
 RANKS = ("FLAG", "ENVIRONMENT", "CONFIG", "HARDCODED", "NONE")
@@ -381,3 +381,34 @@ def test_a_requirement_bump_judges_exactly_the_production_that_depends_on_it_at_
         assert x.required == (RegionKind(kind).floor.value if kind else None)
     assert all(f.code == "ORACLE_CHANGE" for f in comp.findings)  # only when judges alone depend on it
     assert (r in dict((c.path, c.lanes) for c in comp.changes)) and bool(readers) == comp.production_changed
+
+
+# The head's Pants configuration file as evidence: the same text says nothing; a difference is
+# reported whichever side holds it (deleting what a patch added is reported as the adding was).
+_CONFIG_VALUES = st.one_of(st.booleans(), st.integers(), st.text(max_size=5),
+                           st.lists(st.text(max_size=5), max_size=3))
+_CONFIG_FILES = st.dictionaries(
+    st.sampled_from(["GLOBAL", "DEFAULT", "pytest", "test", "black", "oracle-gate"]),
+    st.dictionaries(st.sampled_from(["pythonpath", "plugins", "args", "level", "report", "mutation"]), _CONFIG_VALUES,
+                    max_size=3),
+    max_size=4)
+
+
+@given(_CONFIG_FILES)
+def test_an_unchanged_config_file_reports_nothing(data):
+    assert config_file_changes("pants.toml", data, data) == ()
+    assert config_file_changes("pants.toml", data, dict(reversed(list(data.items())))) == ()
+
+
+@given(_CONFIG_FILES, _CONFIG_FILES)
+def test_config_file_changes_are_the_same_keys_either_way(base, head):
+    def keys(found):
+        return sorted(f.line.split(" base=")[0] for f in found)
+
+    assert keys(config_file_changes("p.toml", base, head)) == keys(config_file_changes("p.toml", head, base))
+    # Every judged difference is reported: one judged entry neither side had, set by the head, is
+    # exactly one more line (and one lint entry none).
+    more = {**head, "pytest": {**head.get("pytest", {}), "zz_added": "-k nothing"}}
+    lint = {**head, "black": {**head.get("black", {}), "zz_added": "-l 100"}}
+    assert len(config_file_changes("p.toml", base, more)) == len(config_file_changes("p.toml", base, head)) + 1
+    assert len(config_file_changes("p.toml", base, lint)) == len(config_file_changes("p.toml", base, head))

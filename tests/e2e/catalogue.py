@@ -550,8 +550,10 @@ def _comment_says_skipped(repo: Repo) -> None:
 
 TAMPERING = (
     # 1. The judged tree configures its judge.
+    # The gate runs under the base's configuration (the launcher's judge mode), so the head's
+    # pants_ignore hides nothing from it: the entry itself is the finding.
     Patch("config", "pants-toml-ignores-property", False, "pants_ignore the only property, break its module",
-          _ignore_property_in_pants_toml, ("CONFIG_CHANGE", "ORACLE_LOST")),
+          _ignore_property_in_pants_toml, ("CONFIG_CHANGE",)),
     Patch("config", "gitignore-hides-property", False, ".gitignore a property (Pants honours it), break its module",
           _gitignore_property, ("ORACLE_LOST",)),
     Patch("config", "pants-rc-switches-off-mutation", False, ".pants.rc turns numbness checks off, weakens a guard",

@@ -412,8 +412,9 @@ def test_the_gates_infrastructure_exit_code_is_retried_once_and_nothing_else_is(
         "plugin/stubgate/register.py": STUB_GOALS,
     })
     flags = ["--pantsd", "--no-dynamic-ui"]  # goal rules run on every invocation, daemon or not
+    head = base_env(ORACLE_GATE_JUDGE="head")  # no git repository here: the stub judges as it is
     try:
-        gate = launch(root, *flags, "oracle-gate")
+        gate = launch(root, *flags, "oracle-gate", env=head)
         assert gate.exit_code == 0, gate.output
         assert (root / "gate-runs").read_text().count("run") == 2
         assert "pants launcher: the gate reported an infrastructure failure (exit 4); running it once more" in gate.stderr
@@ -422,7 +423,42 @@ def test_the_gates_infrastructure_exit_code_is_retried_once_and_nothing_else_is(
         assert other.exit_code == 4 and (root / "other-runs").read_text().count("run") == 1, other.output
 
         (root / "gate-runs").unlink()
-        once = launch(root, *flags, "oracle-gate", env=base_env(ORACLE_GATE_INFRA_RETRIES="0"))
+        once = launch(root, *flags, "oracle-gate", env=base_env(ORACLE_GATE_INFRA_RETRIES="0", ORACLE_GATE_JUDGE="head"))
         assert once.exit_code == 4 and (root / "gate-runs").read_text().count("run") == 1, once.output
     finally:
         Repo(root).stop_pantsd()
+
+
+def test_the_gate_is_launched_under_the_merge_base_configuration_and_plugin(tmp_path: Path):
+    """Judge mode resolves the merge base before Pants starts: the head's pants.toml, .pants.rc and
+    plugin path are evidence only; every other goal reads the head's files as always."""
+    root = scratch(tmp_path, {
+        "pants.toml": '[GLOBAL]\npants_version = "2.17.1"\npythonpath = ["%(buildroot)s/plugin"]\n',
+        "plugin/judge/__init__.py": "",
+    })
+    git = ["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], check=True)
+    base = subprocess.run([*git, "rev-parse", "HEAD"], check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+    subprocess.run([*git, "checkout", "-qb", "patch"], check=True)
+    (root / "pants.toml").write_text('[GLOBAL]\npants_version = "2.18.0"\npythonpath = ["%(buildroot)s/fake"]\n')
+    (root / ".pants.rc").write_text('[GLOBAL]\npants_version = "2.19.0"\n')
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "patch"], check=True)
+
+    judged = explain(root, "oracle-gate", "::")
+    assert judged["pants_version"].split()[0] == "2.17.1", judged
+    assert judged["judge"].startswith(f"base {base} pythonpath=["), judged
+    assert judged["judge"].endswith(f"/tree/plugin']"), judged
+    assert "/config/pants.toml" in judged["config_files"] and str(root) not in judged["config_files"], judged
+    # An explicit base, and judge mode off: the head's files, as every other goal reads them.
+    assert explain(root, "oracle-gate", "--oracle-gate-base=patch", "::")["judge"].startswith("base " + subprocess.run(
+        [*git, "rev-parse", "HEAD"], check=True, stdout=subprocess.PIPE, text=True).stdout.strip())
+    assert explain(root, "oracle-gate", "::", ORACLE_GATE_JUDGE="head")["pants_version"].split()[0] == "2.19.0"
+    assert explain(root, "test", "::")["pants_version"].split()[0] == "2.19.0"
+    # The base enables no gate (this is the change that adopts it): nothing judges, one line, exit 2.
+    adopting = launch(root, "oracle-gate", "::")
+    assert adopting.exit_code == 2 and adopting.stderr.strip().endswith(
+        "does not enable the oracle_gate backend: the change that adopts the gate has no gate at its base "
+        "and is reviewed by people (ORACLE_GATE_JUDGE=head runs the head's)"), adopting.output

@@ -2,7 +2,8 @@
 
 Two clones of the billing example hold the same fresh bytes (a nonce in every test file, so
 nothing is in any cache yet: Pants' cache is content-addressed across repositories; each test file
-also appends a line to a log outside the sandbox whenever it executes). Clone 1
+also appends a line to a log outside the sandbox whenever it executes: in Pants' named caches, the
+one place outside its sandbox the jail lets a test process write). Clone 1
 gates with remote cache reads and writes against a real BuildGrid server on 127.0.0.1; clone 2
 gates with an empty local store and the local cache off, reading the remote cache only. Every
 oracle of clone 2 is a remote hit, none ran, and the verdict is the same.
@@ -48,12 +49,13 @@ def executions(log: Path) -> list:
     return sorted(log.read_text().splitlines()) if log.exists() else []
 
 
-def gate(repo: Repo, *global_flags: str) -> GateRun:
+def gate(repo: Repo, named: Path, *global_flags: str) -> GateRun:
     """`Repo.gate`, with global flags before the goal (where Pants wants them)."""
     report = repo.path("dist/oracle-gate.json")
     if report.exists():
         report.unlink()
-    run = repo.pants(*global_flags, "oracle-gate", "--oracle-gate-base=main", f"--oracle-gate-report={report}", "::")
+    run = repo.pants(*global_flags, "oracle-gate", "--oracle-gate-base=main", f"--oracle-gate-report={report}", "::",
+                     env={"PANTS_NAMED_CACHES_DIR": str(named)})
     data = json.loads(report.read_text()) if report.exists() else None
     if data is not None:
         check_report_schema(data)
@@ -67,19 +69,21 @@ def counters(stderr: str) -> dict:
 
 def test_a_second_clone_with_an_empty_local_cache_reuses_every_oracle_from_the_remote_cache(
         tmp_path: Path, reapi: ReapiServer):  # noqa: F811
-    log = tmp_path / "executions.txt"
+    named = tmp_path / "named-caches"  # both clones on one machine share them, as CI machines' paths agree
+    named.mkdir()
+    log = named / "executions.txt"
     files = fresh_test_files(uuid.uuid4().hex, log)
     one = new_repo(tmp_path / "one", files)
     two = new_repo(tmp_path / "two", files)
 
-    first = gate(one, *reapi.pants_args(read=True, write=True))
+    first = gate(one, named, *reapi.pants_args(read=True, write=True))
     assert first.report is not None, first.output
     assert first.report["oracles"], first.report
     assert {o["source"] for o in first.report["oracles"]} == {"ran"}, first.report["oracles"]
     ran_first = executions(log)
     assert set(ran_first) == python_oracles(first.report), ran_first
 
-    second = gate(two, *reapi.pants_args(read=True, write=False), "--no-local-cache",
+    second = gate(two, named, *reapi.pants_args(read=True, write=False), "--no-local-cache",
                       f"--local-store-dir={tmp_path / 'empty-store'}", "--stats-log")
     assert second.report is not None, second.output + "\n" + reapi.log_tail()
     sources = {o["address"]: o["source"] for o in second.report["oracles"]}

@@ -6,7 +6,7 @@ import datetime
 from typing import Dict, Iterable, Optional
 
 from oracle_gate.core import facts as F
-from oracle_gate.core.compare import HUMAN, Change, Policy, compare
+from oracle_gate.core.compare import HUMAN, Change, Policy, compare, config_file_changes
 from oracle_gate.core.facts import TargetFact, make_facts
 from oracle_gate.core.report import report_json
 from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun, evaluate
@@ -484,3 +484,43 @@ def test_a_requirement_only_tests_use_is_part_of_their_judges():
                    Policy())
     assert lines(comp) == ["ORACLE_CHANGE oracle 3rdparty/python:reqs#pytest-mock: changing a judge is the human lane "
                            "(--oracle-gate-lane=human, after review)"]
+
+
+# -- the head's Pants configuration files, read as evidence while the gate runs under the base's ---
+
+
+def test_a_head_config_that_points_pythonpath_at_another_plugin_is_a_config_change():
+    base = {"GLOBAL": {"pythonpath": ["%(buildroot)s/src"], "backend_packages": ["oracle_gate"]}}
+    head = {"GLOBAL": {"pythonpath": ["%(buildroot)s/fake"], "backend_packages": ["oracle_gate"]}}
+    assert [f.line for f in config_file_changes("pants.toml", base, head)] == [
+        'CONFIG_CHANGE pants.toml [GLOBAL].pythonpath base=["%(buildroot)s/src"] head=["%(buildroot)s/fake"]: '
+        "set by the head's configuration (the gate ran under the base's)"]
+
+
+def test_a_new_pants_rc_that_removes_the_backend_is_a_config_change_and_names_the_file():
+    found = config_file_changes(".pants.rc", None, {"GLOBAL": {"backend_packages": {"remove": ["oracle_gate"]}}})
+    assert [(f.code, f.path) for f in found] == [("CONFIG_CHANGE", ".pants.rc")]
+    assert found[0].line.startswith('CONFIG_CHANGE .pants.rc [GLOBAL].backend_packages base=null head={"remove": ["oracle_gate"]}')
+
+
+def test_lint_settings_and_reports_in_a_head_config_are_not_judged():
+    base = {"GLOBAL": {"level": "info"}, "black": {"args": []}, "test": {"report": False}}
+    head = {"GLOBAL": {"level": "debug"}, "black": {"args": ["-l", "100"]}, "test": {"report": True}}
+    assert config_file_changes("pants.toml", base, head) == ()
+
+
+def test_a_default_section_and_a_plugin_pin_are_judged():
+    found = config_file_changes("pants.ci.toml", {"GLOBAL": {"plugins": ["pants-oracle-gate==1.0"]}},
+                                {"GLOBAL": {"plugins": ["pants-oracle-gate==1.1"]}, "DEFAULT": {"x": "1"}})
+    assert [f.line.split(" base=")[0] for f in found] == [
+        "CONFIG_CHANGE pants.ci.toml [DEFAULT].x", "CONFIG_CHANGE pants.ci.toml [GLOBAL].plugins"]
+
+
+def test_a_head_config_adding_a_pants_backend_is_no_config_change_and_another_plugin_is():
+    base = {"GLOBAL": {"backend_packages": ["pants.backend.python", "oracle_gate"]}}
+    lint = {"GLOBAL": {"backend_packages": ["pants.backend.python", "oracle_gate", "pants.backend.python.lint.black"]}}
+    other = {"GLOBAL": {"backend_packages": ["pants.backend.python", "oracle_gate", "my_gate"]}}
+    dropped = {"GLOBAL": {"backend_packages": ["pants.backend.python", "pants.backend.python.lint.black"]}}
+    assert config_file_changes("pants.toml", base, lint) == ()
+    assert [f.code for f in config_file_changes("pants.toml", base, other)] == ["CONFIG_CHANGE"]
+    assert [f.code for f in config_file_changes("pants.toml", base, dropped)] == ["CONFIG_CHANGE"]

@@ -201,13 +201,72 @@ def _is_build_file(path: str) -> bool:
 
 
 def _is_pants_config(path: str) -> bool:
-    base = posixpath.basename(path)
-    return base in (".pants.rc", ".pantsignore") or (base.startswith("pants") and base.endswith(".toml"))
+    return is_pants_config(path) or posixpath.basename(path) == ".pantsignore"
 
 
 def voting_class(facts: Facts, address: str) -> Optional[OracleClass]:
     cls = facts.oracle_class(address)
     return cls if cls is not None and cls.votes else None
+
+
+# Option scopes whose values can change what a test run means or which targets exist. Lint,
+# format and packaging scopes are absent on purpose: changing them cannot weaken a judge.
+JUDGE_SCOPES = ("source", "python", "python-infer", "pytest", "test", "subprocess-environment",
+                "oracle-gate", "filter", "environments-preview", "python-bootstrap", "pex", "pex-cli",
+                "python-repos", "coverage-py")
+GLOBAL_JUDGE_KEYS = ("pants_ignore", "pants_ignore_use_gitignore", "build_ignore", "build_patterns",
+                     "build_file_prelude_globs", "pythonpath", "plugins", "backend_packages", "tag",
+                     "unmatched_build_file_globs", "pants_version")
+
+
+def is_pants_config(path: str) -> bool:
+    """A file Pants reads as configuration when named: `pants*.toml`, `.pants.rc`."""
+    base = posixpath.basename(path)
+    return base == ".pants.rc" or (base.startswith("pants") and base.endswith(".toml"))
+
+
+def _judge_keys(data: Mapping[str, object]) -> Dict[str, object]:
+    """The judge-relevant "scope.key" entries a parsed Pants config file sets, as written. A
+    `[DEFAULT]` entry applies to every scope, so every one of them counts."""
+    out: Dict[str, object] = {}
+    for scope, table in data.items():
+        if not isinstance(table, dict):
+            out[f"?.{scope}"] = table  # a key outside any section: Pants rejects it; never ignored
+            continue
+        for key, value in table.items():
+            name = "GLOBAL" if scope in ("GLOBAL", "") else scope
+            if name == "DEFAULT" or (name == "GLOBAL" and key in GLOBAL_JUDGE_KEYS) or name in JUDGE_SCOPES:
+                out[f"{name}.{key}"] = value
+    return out
+
+
+def _only_pants_backends_added(base: object, head: object) -> bool:
+    """A backend list that only gains Pants' own backends (`pants.backend.*`): no judge changes."""
+    if not (isinstance(base, list) and isinstance(head, list)):
+        return False
+    return all(x in head for x in base) and all(str(x).startswith("pants.backend.") for x in head if x not in base)
+
+
+def config_file_changes(path: str, base: Optional[Mapping[str, object]],
+                        head: Optional[Mapping[str, object]]) -> Tuple[Finding, ...]:
+    """A Pants configuration file the head changed, while the gate itself runs under the base's
+    configuration (the launcher's judge mode): the head's file is evidence only, and every
+    judge-relevant entry it sets differently (added, removed or changed, as written; `None` for a
+    file that is absent) is a CONFIG_CHANGE. Written values, not effective ones: a move of an entry
+    between files or sections is reported too, a reviewer's call."""
+    b, h = _judge_keys(base or {}), _judge_keys(head or {})
+    out = []
+    for key in sorted(set(b) | set(h)):
+        if key in HARMLESS_OPTIONS or b.get(key) == h.get(key):
+            continue
+        if key == "GLOBAL.backend_packages" and _only_pants_backends_added(b.get(key, []), h.get(key)):
+            continue
+        scope, _, name = key.partition(".")
+        out.append(Finding("CONFIG_CHANGE",
+                           f"CONFIG_CHANGE {path} [{scope}].{name} base={json.dumps(b.get(key), sort_keys=True)} "
+                           f"head={json.dumps(h.get(key), sort_keys=True)}: set by the head's configuration "
+                           f"(the gate ran under the base's)", path))
+    return tuple(out)
 
 
 def option_changes(base: Facts, head: Facts, head_ranks: Mapping[str, str]) -> Tuple[Finding, ...]:
@@ -223,10 +282,8 @@ def option_changes(base: Facts, head: Facts, head_ranks: Mapping[str, str]) -> T
         b, h = base.option_map.get(key), head.option_map.get(key)
         if b == h:
             continue
-        if key == "GLOBAL.backend_packages" and isinstance(b, list) and isinstance(h, list):
-            added = [x for x in h if x not in b]
-            if all(x in h for x in b) and all(str(x).startswith("pants.backend.") for x in added):
-                continue
+        if key == "GLOBAL.backend_packages" and _only_pants_backends_added(b, h):
+            continue
         scope, _, name = key.partition(".")
         out.append(Finding("CONFIG_CHANGE",
                            f"CONFIG_CHANGE [{scope}].{name} base={json.dumps(b, sort_keys=True)} "

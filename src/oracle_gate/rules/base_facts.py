@@ -1,28 +1,31 @@
-"""The merge base's facts: built once per base commit by the same rules, then reused from disk.
+"""The merge base's facts: built by the same rules in a nested Pants run, kept by Pants itself.
 
-The base is checked out into a private directory (a private git index, so the repository's own
-index, work tree and worktree list are untouched) and evaluated by one nested Pants run of
-`oracle-facts` under the base's own configuration: the judge's configuration is the base's. The
-result is kept under the Pants workdir, keyed by the base commit, the facts format, the plugin's
-code and the Pants version, so every diff against the same base reuses it.
+The base is evaluated by one Pants process the gate starts (`base_facts_driver.py`: a private
+checkout of the base commit, `pants oracle-facts` under the base's own configuration). Its output is
+a process result in Pants' content-addressed cache, keyed by the base commit, the plugin's code, the
+Pants version and the trusted environment, so every diff against the same base reuses it (and a
+remote cache shares it between machines that check the repository out at the same path). Nothing
+is read back from a file a test could have written.
 """
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-import os
-import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import List, Mapping, Optional, Tuple
+
+from pants.engine.environment import ChosenLocalEnvironmentName, EnvironmentName
+from pants.engine.fs import CreateDigest, Digest, DigestContents, FileContent
+from pants.engine.internals.session import RunId
+from pants.engine.process import FallibleProcessResult, Process, ProcessCacheScope
+from pants.engine.rules import Get, collect_rules, rule
+from pants.util.logging import LogLevel
 
 from oracle_gate.core.facts import FACTS_VERSION, Facts, FactsError
-from oracle_gate.rules.git_diff import GitDiff, GitDiffError, ancestors, export_tree
+from oracle_gate.rules import base_facts_driver as DRIVER
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, ancestors
 
 NESTED_TIMEOUT_SECONDS = 3600
 
@@ -40,8 +43,7 @@ class BaseUnevaluable(BaseFactsError):
 class BaseFacts:
     facts: Facts
     reused: bool
-    seconds: float
-    path: str
+    source: str  # Pants' cache status of the process: ran, hit_locally, hit_remotely, memoized
 
 
 def plugin_fingerprint() -> str:
@@ -54,114 +56,111 @@ def plugin_fingerprint() -> str:
     return h.hexdigest()[:16]
 
 
-def _trusted_env_digest(env: Mapping[str, str]) -> str:
-    """Environment options apply to the base run too, so they are part of its key."""
-    items = sorted((k, v) for k, v in env.items() if k.startswith("PANTS_") and k not in _PER_RUN_ENV)
-    return hashlib.sha256(json.dumps(items).encode()).hexdigest()[:16]
-
-
 # Variables that only say where this run happens; they never change the base's facts.
 _PER_RUN_ENV = frozenset({"PANTS_BUILDROOT_OVERRIDE", "PANTS_PANTSD", "PANTS_DYNAMIC_UI", "PANTS_LEVEL"})
+# What the nested Pants needs from the machine besides its own options.
+_MACHINE_ENV = frozenset({"PATH", "HOME", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR", "XDG_CACHE_HOME",
+                          "PYENV_ROOT", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE",
+                          "PYTHONDONTWRITEBYTECODE",
+                          # Benchmarks set a fresh value to measure a first evaluation of a base.
+                          "ORACLE_GATE_BASE_FACTS_SALT"})
 
 
-def cache_path(workdir: str, base_commit: str, pants_version: str, env: Mapping[str, str]) -> str:
-    key = hashlib.sha256(json.dumps(
-        [FACTS_VERSION, base_commit, plugin_fingerprint(), pants_version, _trusted_env_digest(env)]
-    ).encode()).hexdigest()[:16]
-    return os.path.join(workdir, "oracle-gate", "base-facts", f"{base_commit[:12]}-{key}.json")
+def nested_env(env: Mapping[str, str]) -> Tuple[Tuple[str, str], ...]:
+    """The environment of the nested run: Pants options (they apply to the base too, so they are
+    part of the key) and what the machine needs, nothing that only says where this run happens."""
+    return tuple(sorted((k, v) for k, v in env.items()
+                        if (k.startswith(("PANTS_", "PEX_", "PIP_")) and k not in _PER_RUN_ENV) or k in _MACHINE_ENV))
 
 
-def load_or_build(diff: GitDiff, workdir: str, pants_version: str, env: Mapping[str, str]) -> BaseFacts:
-    start = time.monotonic()
-    path = cache_path(workdir, diff.base_commit, pants_version, env)
-    if os.path.exists(path):
-        try:
-            facts = Facts.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, FactsError):
-            facts = None  # a damaged cache entry is rebuilt, never trusted
-        if facts is not None and facts.commit == diff.base_commit:
-            return BaseFacts(facts, True, time.monotonic() - start, path)
-    facts = _build(diff, env)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    tmp = f"{path}.{os.getpid()}.tmp"
-    Path(tmp).write_text(facts.dumps(), encoding="utf-8")
-    os.replace(tmp, path)
-    return BaseFacts(facts, False, time.monotonic() - start, path)
+@dataclass(frozen=True)
+class BaseFactsRequest:
+    worktree: str
+    prefix: str
+    commit: str
+    env: Tuple[Tuple[str, str], ...]
 
 
-def _build(diff: GitDiff, env: Mapping[str, str]) -> Facts:
-    scratch = tempfile.mkdtemp(prefix="oracle-gate-base-")
+@dataclass(frozen=True)
+class BaseFactsRun:
+    exit_code: int
+    facts_json: Optional[str]
+    failure: str
+    source: str
+
+
+@rule(desc="Evaluate the merge base", level=LogLevel.DEBUG)
+async def run_base_facts(request: BaseFactsRequest, run_id: RunId, local_env: ChosenLocalEnvironmentName) -> BaseFactsRun:
+    driver = Path(DRIVER.__file__).read_bytes()
+    sandbox = await Get(Digest, CreateDigest([FileContent("base_facts_driver.py", driver)]))
+    process = Process(
+        argv=(sys.executable, "base_facts_driver.py", request.worktree, request.commit, request.prefix, sys.executable),
+        description=f"oracle-gate: evaluate the base commit {request.commit[:12]} under its own configuration",
+        input_digest=sandbox,
+        # The key: the commit (its tree), the driver, the plugin that evaluates it, the Pants version
+        # (the interpreter's path) and the trusted environment.
+        env={**dict(request.env), "ORACLE_GATE_FACTS_KEY": f"{FACTS_VERSION}-{plugin_fingerprint()}"},
+        output_files=(DRIVER.FACTS, DRIVER.FAILURE),
+        timeout_seconds=NESTED_TIMEOUT_SECONDS,
+        cache_scope=ProcessCacheScope.SUCCESSFUL,
+        level=LogLevel.DEBUG,
+    )
+    result = await Get(FallibleProcessResult, {process: Process, local_env.val: EnvironmentName})
+    contents = {fc.path: fc.content.decode("utf-8", errors="replace")
+                for fc in await Get(DigestContents, Digest, result.output_digest)}
+    failure = contents.get(DRIVER.FAILURE, "")
+    if result.exit_code != 0 and not failure:
+        failure = (f"the process evaluating the base commit {request.commit[:12]} failed (exit {result.exit_code}): "
+                   f"{DRIVER.cause(result.stderr.decode(errors='replace'))}")
+    return BaseFactsRun(result.exit_code, contents.get(DRIVER.FACTS) if result.exit_code == 0 else None, failure,
+                        result.metadata.source(run_id).value)
+
+
+def base_facts_request(diff: GitDiff, env: Mapping[str, str], commit: Optional[str] = None) -> BaseFactsRequest:
+    return BaseFactsRequest(diff.worktree, diff.prefix, commit or diff.base_commit, nested_env(env))
+
+
+def facts_of(run: BaseFactsRun, commit: str) -> BaseFacts:
+    """The base's facts from its run (raises BaseUnevaluable or BaseFactsError)."""
+    if run.exit_code == DRIVER.EXIT_UNEVALUABLE:
+        raise BaseUnevaluable(run.failure)
+    if run.exit_code != 0 or run.facts_json is None:
+        raise BaseFactsError(run.failure or f"no facts (exit {run.exit_code})")
     try:
-        try:
-            root = export_tree(diff, os.path.join(scratch, "tree"))
-        except GitDiffError as e:
-            raise BaseFactsError(f"could not check out the base commit {diff.base_commit[:12]}: {e}") from None
-        if not os.path.isfile(os.path.join(root, "pants.toml")):
-            raise BaseFactsError(f"the base commit {diff.base_commit[:12]} has no pants.toml at {diff.prefix or '.'}")
-        out = os.path.join(scratch, "facts.json")
-        run_env = {k: v for k, v in env.items() if k not in _PER_RUN_ENV}
-        run_env["PANTS_BUILDROOT_OVERRIDE"] = root
-        argv = [sys.executable, "-m", "pants", "--no-pantsd", "--no-dynamic-ui", "--no-watch-filesystem",
-                f"--pants-workdir={os.path.join(scratch, 'workdir')}",
-                "oracle-facts", f"--oracle-facts-output={out}"]
-        causes = []
-        for _attempt in range(2):
-            try:
-                proc = subprocess.run(argv, cwd=root, env=run_env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      timeout=NESTED_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                raise BaseFactsError(f"evaluating the base commit took longer than {NESTED_TIMEOUT_SECONDS}s") from None
-            if proc.returncode == 0 and os.path.exists(out):
-                break
-            causes.append(f"(exit {proc.returncode}): {_cause(proc.stderr.decode(errors='replace'))}")
-        else:
-            # Evaluating a tree reads its files (and the base's plugins, which may need the
-            # network): failing twice the same way is the tree's doing, not the machine's.
-            error = BaseUnevaluable if causes[0] == causes[1] else BaseFactsError
-            raise error(f"Pants could not evaluate the base commit {diff.base_commit[:12]} under its own "
-                        f"configuration {causes[-1]}")
-        try:
-            facts = Facts.loads(Path(out).read_text(encoding="utf-8"))
-        except FactsError as e:
-            raise BaseFactsError(f"the base commit's facts are unreadable: {e}") from None
-        return Facts(facts.targets, facts.dependents, facts.options, facts.texts, diff.base_commit, facts.pants_version)
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        facts = Facts.loads(run.facts_json)
+    except FactsError as e:
+        raise BaseFactsError(f"the base commit's facts are unreadable: {e}") from None
+    return BaseFacts(Facts(facts.targets, facts.dependents, facts.options, facts.texts, commit, facts.pants_version),
+                     run.source != "ran", run.source)
 
 
-def last_evaluable_ancestor(diff: GitDiff, workdir: str, pants_version: str, env: Mapping[str, str],
-                            probes: int = 2, limit: int = 500) -> Optional[str]:
-    """The nearest ancestor of an unevaluable base that Pants evaluates: one whose facts this
-    machine built before (file names only are read), else the first of up to `probes` first-parent
-    ancestors that evaluates now (its facts are kept for the next gate). None when neither."""
-    store = os.path.join(workdir, "oracle-gate", "base-facts")
+@dataclass(frozen=True)
+class LastEvaluableRequest:
+    """The nearest of up to `probes` first-parent ancestors of an unevaluable base that Pants
+    evaluates (its facts are kept for the next gate)."""
+
+    base: BaseFactsRequest
+    probes: int = 2
+
+
+@dataclass(frozen=True)
+class LastEvaluable:
+    commit: Optional[str]
+
+
+@rule(desc="Find the last evaluable commit before the base", level=LogLevel.DEBUG)
+async def last_evaluable_ancestor(request: LastEvaluableRequest) -> LastEvaluable:
     try:
-        built = {name.split("-", 1)[0] for name in os.listdir(store) if name.endswith(".json")}
-    except OSError:
-        built = set()
-    try:
-        nearest = ancestors(diff.worktree, diff.base_commit, limit)
-        first_parents = ancestors(diff.worktree, diff.base_commit, probes, first_parent=True)
+        first_parents: List[str] = ancestors(request.base.worktree, request.base.commit, request.probes,
+                                             first_parent=True)
     except GitDiffError:
-        return None
-    known = next((c for c in nearest if c[:12] in built), None)
-    if known is not None:
-        return known
+        return LastEvaluable(None)
     for commit in first_parents:
-        try:
-            load_or_build(dataclasses.replace(diff, base_commit=commit), workdir, pants_version, env)
-            return commit
-        except BaseFactsError:
-            continue
-    return None
+        run = await Get(BaseFactsRun, BaseFactsRequest, dataclasses.replace(request.base, commit=commit))
+        if run.exit_code == 0:
+            return LastEvaluable(commit)
+    return LastEvaluable(None)
 
 
-def _cause(stderr: str) -> str:
-    """The most telling line of a failed Pants run's stderr."""
-    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
-    for marker in ("Exception:", "Error:", "error:", "Failed", "failed"):
-        for line in reversed(lines):
-            if marker in line:
-                return line[:400]
-    return (lines[-1] if lines else "no output")[:400]
-
+def rules():
+    return collect_rules()

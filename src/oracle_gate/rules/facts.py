@@ -45,6 +45,7 @@ from pants.version import VERSION as _PANTS_VERSION
 
 from oracle_gate.core import facts as F
 from oracle_gate.core import regions as R
+from oracle_gate.core.compare import GLOBAL_JUDGE_KEYS, JUDGE_SCOPES
 from oracle_gate.core.dependencies import normalize_project
 from oracle_gate.core.digests import drift_line
 from oracle_gate.target_types import (
@@ -130,14 +131,7 @@ async def test_closure(request: TestClosureRequest) -> TestClosure:
 
 
 # -- the facts of the whole tree ---------------------------------------------------------------
-# Option scopes whose values can change what a test run means or which targets exist. Lint,
-# format and packaging scopes are absent on purpose: changing them cannot weaken a judge.
-JUDGE_SCOPES = ("source", "python", "python-infer", "pytest", "test", "subprocess-environment",
-                "oracle-gate", "filter", "environments-preview", "python-bootstrap", "pex", "pex-cli",
-                "python-repos", "coverage-py")
-GLOBAL_JUDGE_KEYS = ("pants_ignore", "pants_ignore_use_gitignore", "build_ignore", "build_patterns",
-                     "build_file_prelude_globs", "pythonpath", "plugins", "backend_packages", "tag",
-                     "unmatched_build_file_globs", "pants_version")
+
 
 
 def _jsonable(value: Any, build_root: str) -> Any:

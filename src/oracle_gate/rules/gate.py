@@ -13,6 +13,7 @@ import dataclasses
 import datetime
 import os
 import re
+import time
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -44,12 +45,13 @@ from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsu
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
-from oracle_gate.rules.base_facts import BaseFactsError, BaseUnevaluable, last_evaluable_ancestor, load_or_build
-from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest, pants_version
+from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, BaseFactsRun, BaseUnevaluable, LastEvaluable,
+                                          LastEvaluableRequest, base_facts_request, facts_of)
+from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.core.dependencies import changed_projects, resolve_lockfiles
 from oracle_gate.core.unowned import holds_no_code
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, read_diff
-from oracle_gate.rules.runs import MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
+from oracle_gate.rules.runs import Jail, MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
 
 DEFAULTS: Dict[str, Any] = {
     "other_globs": list(C.DEFAULT_OTHER_GLOBS),
@@ -62,6 +64,8 @@ DEFAULTS: Dict[str, Any] = {
     "mutation_timeout": 60,
     "dry_run": False,
     "run_all": False,
+    "jail": True,
+    "require_jail": False,
     "report": None,
     "junit": None,
     "print_signatures": False,
@@ -106,6 +110,20 @@ class OracleGateSubsystem(GoalSubsystem):
     print_signatures = BoolOption(default=False, help="Print a freeze-ledger row template for every failure and unlisted skip.")
     dry_run = BoolOption(default=False, help="Print lanes, regions, demotions, predicted reasons and the run plan; run nothing; exit 0.")
     run_all = BoolOption(default=False, advanced=True, help="Run the oracles even when the verdict is already a policy failure.")
+    jail = BoolOption(
+        default=True,
+        advanced=True,
+        help=help_text(
+            """
+            Run every test process of the gate (oracles, the diff's tests, drafts, mutants) in a jail:
+            Linux mount, network and PID namespaces; the file system read-only except its sandbox and
+            Pants' named caches, no network beyond loopback, no process outliving it. Where
+            namespaces are unavailable the report says so (NOTE). Jailed runs do not share cache
+            entries with plain `pants test`; `false` makes them the very processes `pants test` runs.
+            """
+        ),
+    )
+    require_jail = BoolOption(default=False, help="Where test processes cannot be jailed, run none and fail with INFRA_ERROR (recommended for CI).")
     exclude_tags = StrListOption(default=[], help="Tests with any of these tags (e.g. needs-docker) never run and never vote; listed as EXCLUDED.")
     exclude_globs = StrListOption(default=[], help="Test files matching these globs (e.g. tests/integration/*) never run and never vote, like exclude_tags; no BUILD edit, so deleting or renaming a test never breaks the build.")
     other_globs = StrListOption(default=list(C.DEFAULT_OTHER_GLOBS), advanced=True, help="Globs of unowned paths that are documentation. Any other unowned path fails closed (UNMAPPED).")
@@ -284,6 +302,47 @@ def _config_findings(changes: Sequence[C.Change], src: Sources, head: F.Facts) -
                 w in line.lower() for line in changed for w in _PYTEST_WORDS):
             out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {c.path}: changed text pytest may read "
                                                   f"(cannot be attributed to a section it ignores)", c.path))
+    return out
+
+
+# Set by the `./pants` launcher when it runs the gate under the merge base's configuration files and
+# plugin (its judge mode): the base commit it resolved.
+JUDGE_COMMIT_ENV = "ORACLE_GATE_JUDGE_COMMIT"
+
+
+def _judged_under_base_hint(diff: GitDiff, judge_commit: str) -> str:
+    """Why a head may not evaluate under the base's configuration, and the way out."""
+    changed = sorted({c.path for c in diff.changes if C.is_pants_config(c.path)})
+    if not judge_commit or not changed:
+        return ""
+    return (f" (evaluated under the base's configuration; the head changes {', '.join(changed)}: land the "
+            f"configuration change first, alone, then what needs it)")
+
+
+def _judged_config_findings(diff: GitDiff, build_root: str) -> List[C.Finding]:
+    """Under the base's configuration the head's Pants configuration files are evidence only: what
+    they set differently is read from their text (with the TOML reader Pants itself uses)."""
+    import toml  # Pants' own configuration reader, always next to Pants
+
+    paths = sorted({p for c in diff.changes for p in (c.path, c.old_path)
+                    if p and not p.startswith("../") and C.is_pants_config(p)})
+    before = base_texts(diff, paths)
+    out: List[C.Finding] = []
+    for path in paths:
+        try:
+            with open(os.path.join(build_root, path), encoding="utf-8") as f:
+                after: Optional[str] = f.read()
+        except FileNotFoundError:
+            after = None
+        except (OSError, UnicodeDecodeError) as e:
+            out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {path} cannot be read: {e}", path))
+            continue
+        try:
+            parsed = [toml.loads(t) if t is not None else None for t in (before.get(path), after)]
+        except (toml.TomlDecodeError, TypeError, ValueError) as e:
+            out.append(C.Finding("CONFIG_CHANGE", f"CONFIG_CHANGE {path} cannot be read as TOML: {e}", path))
+            continue
+        out += C.config_file_changes(path, parsed[0], parsed[1])
     return out
 
 
@@ -584,7 +643,7 @@ async def _production_sources(head: F.Facts, comp: C.Comparison) -> Tuple[Dict[s
 
 async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
-                    head: F.Facts) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
+                    head: F.Facts, jail: Jail) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
     """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
     against those voters; and the mutable changed lines the budget did not reach."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
@@ -648,7 +707,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
         by_address = {t.address.spec: t for t in targets}
         round_runs = await MultiGet(
             Get(MutantRun, MutantRunRequest(by_address[voters[0]], metadata_of[voters[0]], env_value,
-                                            survivor.mutant_id, int(policy.mutation_timeout)))
+                                            survivor.mutant_id, int(policy.mutation_timeout), jail))
             for survivor, env_value, voters in pending
         )
         next_round = []
@@ -758,6 +817,14 @@ async def run_oracle_gate(
     except GitDiffError as e:
         console.print_stderr(f"oracle-gate: error: {e}")
         return OracleGate(exit_code=V.EXIT_POLICY)
+    judge_commit = env.get(JUDGE_COMMIT_ENV, "")
+    if judge_commit and judge_commit != diff.base_commit:
+        console.print_stderr(f"oracle-gate: error: the launcher loaded the configuration of {judge_commit[:12]}, "
+                             f"but the merge base is {diff.base_commit[:12]}; run the gate through the launcher again")
+        return OracleGate(exit_code=V.EXIT_POLICY)
+    console.print_stderr(
+        f"oracle-gate: judged under the base's configuration and plugin ({judge_commit[:12]})" if judge_commit else
+        "oracle-gate: judged under the head's configuration and plugin (the `./pants` launcher judges under the base's)")
 
     try:
         # Resolved here, not as a goal parameter, so a head whose BUILD files Pants rejects gets a
@@ -766,14 +833,19 @@ async def run_oracle_gate(
         specified = await Get(FilteredTargets, Specs, specs) if not diff.changes else FilteredTargets(())
     except Exception as e:  # the head's graph is broken (say, an unowned conftest.py breaks inference)
         return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
-                                 engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {_summary(e)}")
+                                 engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {_summary(e)}"
+                                              f"{_judged_under_base_hint(diff, judge_commit)}")
     head = head_tree.facts
     head_ranks = dict(head_tree.option_ranks)
     if diff.changes:
+        base_request = base_facts_request(diff, dict(env))
+        started = time.monotonic()
+        base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
+        seconds = time.monotonic() - started
         try:
-            built = load_or_build(diff, global_options.pants_workdir, pants_version(), dict(env))
+            built = facts_of(base_run, diff.base_commit)
         except BaseUnevaluable as e:
-            way_out = last_evaluable_ancestor(diff, global_options.pants_workdir, pants_version(), dict(env))
+            way_out = (await Get(LastEvaluable, LastEvaluableRequest(base_request))).commit
             hint = (f"gate against the last commit before it that evaluates: --oracle-gate-base={way_out[:12]}"
                     if way_out else "no earlier commit evaluates either; gate against one that does with --oracle-gate-base=<ref>")
             return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
@@ -783,7 +855,8 @@ async def run_oracle_gate(
                                      infra_error=f"INFRA_ERROR base facts: {e}")
         base = built.facts
         console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} "
-                             f"{'reused' if built.reused else 'built'} in {built.seconds:.1f}s")
+                             f"{'reused' if built.reused else 'built'} in {seconds:.1f}s"
+                             f"{' (' + built.source + ')' if built.reused else ''}")
     else:
         base = head  # an empty diff: the head is the base
     policy = effective_policy(gate, base)
@@ -809,7 +882,8 @@ async def run_oracle_gate(
     comp = C.compare(base, head, diff.changes, c_policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
-                     config_findings=_config_findings(diff.changes, src, head), audit=audit,
+                     config_findings=_config_findings(diff.changes, src, head) + (
+                         _judged_config_findings(diff, build_root.path) if judge_commit else []), audit=audit,
                      cosmetic=_cosmetic(diff.changes, src),
                      lock_changes=await _lock_changes(diff, base, head),
                      inert=frozenset(p for p in changed_py if _is_py(p) and holds_no_code(src.base.get(p))
@@ -840,11 +914,19 @@ async def run_oracle_gate(
 
     records: Tuple[TargetRecord, ...] = ()
     batches: Tuple = ()
+    jail = Jail(bool(policy.jail or policy.require_jail), bool(policy.require_jail),
+                (str(global_options.named_caches_dir),))
     ran = not static_fail or bool(policy.run_all)
     if ran and planned:
         targets = await targets_of(planned)
-        runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp)))
+        runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
+    # One line when the test processes ran without the jail asked for; a failure when it was required.
+    unjailed = sorted({r.jail for r in records if r.jail})
+    jail_findings = tuple(C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({why})")
+                          for why in unjailed[:1] if not policy.require_jail)
+    jail_errors = tuple(f"INFRA_ERROR jail: {why} (--oracle-gate-require-jail: no test may run unjailed)"
+                        for why in unjailed[:1] if policy.require_jail)
 
     runs_judged = oracle_runs(records, head, comp, src, run_id)
     # What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
@@ -863,13 +945,14 @@ async def run_oracle_gate(
         new_ledger_rows=new_rows, ledger_errors=ledger_errors,
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
-        min_examples=min_examples, locked_expected=locked_expected, findings=tuple(findings),
-        min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran, lane=policy.lane,
+        min_examples=min_examples, locked_expected=locked_expected, findings=(*findings, *jail_findings),
+        infra_errors=jail_errors, min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
+        lane=policy.lane,
     )
     verdict = V.evaluate(gi)
     # R3 numbness runs only when everything below it held (the ladder stops at the first failure).
     if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
-        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head)
+        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail)
         gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)
         verdict = V.evaluate(gi)
 

@@ -1,7 +1,9 @@
 """Running oracles and mutants through Pants' own pytest runner, one fact per rule.
 
-Oracle runs are the very processes `pants test` runs (same partitions, `[test].batch_size`
-batching, environments, cache keys), so a gate and a `pants test` share cache entries. A mutant run
+Oracle runs are the processes `pants test` runs (same partitions, `[test].batch_size` batching,
+environments), each started inside a jail (`sandbox/jail.py`: read-only file system but for its
+sandbox and Pants' named caches, no network beyond loopback, nothing outlives it); with
+`jail = false` they are the very processes of `pants test` and share its cache entries. A mutant run
 is the same process with one more environment variable (the mutant), cached by that value: a
 mutant's result depends only on the mutant and the oracle, never on the diff that asked for it.
 A failure of the infrastructure (resolve, download, sandbox) is caught per batch and reported as
@@ -10,19 +12,22 @@ such, never as a test failure.
 from __future__ import annotations
 
 import dataclasses
+import json
+import pkgutil
+import sys
 from dataclasses import dataclass
 from typing import FrozenSet, Optional, Tuple
 
 from pants.backend.python.goals.pytest_runner import PyTestRequest, TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
-from pants.core.goals.test import TestRequest, TestResult, TestSubsystem
+from pants.core.goals.test import TestRequest, TestSubsystem
 from pants.core.util_rules.environments import (
     ChosenLocalEnvironmentName,
     EnvironmentName,
     SingleEnvironmentNameRequest,
 )
 from pants.core.util_rules.partitions import Partitions
-from pants.engine.fs import Digest, DigestContents, DigestSubset, PathGlobs
+from pants.engine.fs import CreateDigest, Digest, DigestContents, DigestSubset, FileContent, MergeDigests, PathGlobs, RemovePrefix
 from pants.engine.process import FallibleProcessResult, Process, ProcessCacheScope, ProcessResultMetadata
 from pants.engine.rules import Get, MultiGet, collect_rules, rule
 from pants.engine.target import Target
@@ -33,6 +38,56 @@ from pants.util.logging import LogLevel
 from oracle_gate.core import results as R
 
 EXTRA_OUTPUT = "extra-output"
+
+# -- the jail ------------------------------------------------------------------------------------------
+JAIL_SCRIPT = ".oracle_gate_jail.py"
+JAIL_STATUS = "oracle-gate-jail.json"  # written by the jail's wrapper into the extra output, last
+
+
+@dataclass(frozen=True)
+class Jail:
+    enabled: bool
+    require: bool  # where namespaces are unavailable, run nothing (an infrastructure error)
+    writable: Tuple[str, ...]  # besides the sandbox: Pants' named caches (pex builds venvs there)
+
+
+NO_JAIL = Jail(False, False, ())
+
+
+@dataclass(frozen=True)
+class JailRequest:
+    process: Process
+    jail: Jail
+
+
+@dataclass(frozen=True)
+class JailedProcess:
+    process: Process
+
+
+@rule(level=LogLevel.DEBUG)
+async def jail_process(request: JailRequest) -> JailedProcess:
+    if not request.jail.enabled:
+        return JailedProcess(request.process)
+    script = await Get(Digest, CreateDigest([FileContent(JAIL_SCRIPT, pkgutil.get_data("oracle_gate.sandbox", "jail.py") or b"")]))
+    merged = await Get(Digest, MergeDigests([request.process.input_digest, script]))
+    argv = (sys.executable, JAIL_SCRIPT, f"{EXTRA_OUTPUT}/{JAIL_STATUS}", "1" if request.jail.require else "0",
+            *request.jail.writable, "--", *request.process.argv)
+    return JailedProcess(dataclasses.replace(request.process, argv=argv, input_digest=merged))
+
+
+def jail_state(contents: DigestContents, prefix: str, jail: Jail) -> str:
+    """'' when the process was jailed (or no jail was asked for), else why it was not."""
+    if not jail.enabled:
+        return ""
+    for fc in contents:
+        if fc.path == f"{prefix}{JAIL_STATUS}":
+            try:
+                status = json.loads(fc.content)
+                return "" if status.get("jailed") is True else f"not jailed: {status.get('why') or 'unknown'}"
+            except (ValueError, AttributeError):
+                return "not jailed: the jail's status file is unreadable"
+    return "not jailed: the jail left no status file"
 
 
 @dataclass(frozen=True)
@@ -48,6 +103,7 @@ class TargetRecord:
     infra: bool  # the run itself could not happen
     output_tail: str
     xml: Optional[Digest] = None
+    jail: str = ""  # why the process was not jailed, when a jail was asked for and not had
 
 
 def _tail(text: str, lines: int = 12) -> str:
@@ -84,6 +140,7 @@ def _first_line(e: BaseException) -> str:
 class OracleBatchRequest:
     batch: PyTestRequest.Batch
     environment: EnvironmentName
+    jail: Jail = NO_JAIL
 
 
 @dataclass(frozen=True)
@@ -94,17 +151,25 @@ class OracleBatchOutcome:
 @rule(desc="Run an oracle batch", level=LogLevel.DEBUG)
 async def run_oracle_batch(request: OracleBatchRequest) -> OracleBatchOutcome:
     paths = {fs.address.spec: fs.source.file_path for fs in request.batch.elements}
+    batch = request.batch
     try:
-        result = await Get(TestResult, {request.batch: TestRequest.Batch, request.environment: EnvironmentName})
+        # As Pants' own `run_python_tests` runs a batch, with the process in the jail.
+        setup = await Get(TestSetup, {TestSetupRequest(batch.elements, batch.partition_metadata, is_debug=False):
+                                      TestSetupRequest, request.environment: EnvironmentName})
+        jailed = await Get(JailedProcess, JailRequest(setup.process, request.jail))
+        result = await Get(FallibleProcessResult, {jailed.process: Process, request.environment: EnvironmentName})
     except Exception as e:  # the engine raises for resolve/download/sandbox failures
         why = _first_line(e)
         return OracleBatchOutcome(tuple(TargetRecord(a, p, None, None, None, why, True, "") for a, p in sorted(paths.items())))
-    contents = await Get(DigestContents, Digest, result.extra_output.digest)
+    extra = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))
+    contents = await Get(DigestContents, Digest, await Get(Digest, RemovePrefix(extra, EXTRA_OUTPUT)))
     session, error = _read_session(contents, "")
-    tail = _tail(result.stdout + "\n" + result.stderr)
-    xml = result.xml_results.digest if result.xml_results is not None else None
+    jail = jail_state(contents, "", request.jail)
+    tail = _tail(result.stdout.decode(errors="replace") + "\n" + result.stderr.decode(errors="replace"))
+    xml = (await Get(Digest, DigestSubset(result.output_digest, PathGlobs([setup.results_file_name])))
+           if setup.results_file_name else None)
     return OracleBatchOutcome(tuple(
-        TargetRecord(a, p, result.exit_code, result.result_metadata, session, error, False, tail, xml)
+        TargetRecord(a, p, result.exit_code, result.metadata, session, error, False, tail, xml, jail)
         for a, p in sorted(paths.items())
     ))
 
@@ -115,6 +180,7 @@ class OracleRunsRequest:
     # Tests the diff may have written (new, demoted, drafts): each runs in a process of its own, so
     # its import-time code can never patch production or the recorder under a voter's batch.
     isolate: FrozenSet[str] = frozenset()
+    jail: Jail = NO_JAIL
 
 
 @dataclass(frozen=True)
@@ -153,7 +219,8 @@ async def run_oracles(
             SingleEnvironmentNameRequest.from_field_sets(b.elements, b.description))
         for b in batches
     )
-    outcomes = await MultiGet(Get(OracleBatchOutcome, OracleBatchRequest(b, e)) for b, e in zip(batches, environments))
+    outcomes = await MultiGet(Get(OracleBatchOutcome, OracleBatchRequest(b, e, request.jail))
+                              for b, e in zip(batches, environments))
     return OracleRuns(
         tuple(r for o in outcomes for r in o.records),
         tuple((tuple(fs.address.spec for fs in b.elements), b.partition_metadata) for b in batches),
@@ -168,6 +235,7 @@ class MutantRunRequest:
     env_value: str  # ORACLE_GATE_MUTANT
     mutant_id: str
     timeout_seconds: int
+    jail: Jail = NO_JAIL
 
 
 @dataclass(frozen=True)
@@ -199,7 +267,8 @@ async def run_mutant(request: MutantRunRequest, local_env: ChosenLocalEnvironmen
             # A mutant's outcome is a fact about two digests: keep it, killed or not.
             cache_scope=ProcessCacheScope.ALWAYS,
         )
-        result = await Get(FallibleProcessResult, {process: Process, local_env.val: EnvironmentName})
+        jailed = await Get(JailedProcess, JailRequest(process, request.jail))
+        result = await Get(FallibleProcessResult, {jailed.process: Process, local_env.val: EnvironmentName})
     except Exception as e:
         return MutantRun(request.mutant_id, address, False, False, f"not run: {_first_line(e)}")
     subset = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))

@@ -1,0 +1,150 @@
+"""The jail every test process of the gate runs in (standard library only; shipped into the sandbox).
+
+    python .oracle_gate_jail.py <status-file> <require:0|1> <writable-dir>... -- <argv>...
+
+Linux namespaces, set up before the test command starts:
+- mount: every mount is remounted read-only except the sandbox (the working directory), the
+  writable directories named (Pants' named caches, where pex builds its virtualenvs) and a private
+  `/dev/shm`; TMPDIR points into the sandbox;
+- network: a namespace of its own with only a loopback interface;
+- PID: the command is PID 1 of a namespace of its own, so every process it starts dies with it
+  (and it dies with this wrapper): nothing outlives the run.
+As root no user namespace is needed; otherwise one maps the caller to root inside it.
+
+After the command ends, this wrapper (outside the command's reach: it writes last) records in the
+status file whether the command was jailed and, if not, why. Where namespaces are unavailable the
+command runs unjailed, unless <require> is 1: then it does not run at all (exit 97).
+"""
+import ctypes
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET = 0x00020000, 0x10000000, 0x20000000, 0x40000000
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 32, 4096, 16384, 1 << 18
+MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
+_KEPT_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
+               "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME}
+PR_SET_PDEATHSIG = 1
+EXIT_REFUSED = 97
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(rc: int, what: str) -> None:
+    if rc != 0:
+        err = ctypes.get_errno()
+        raise OSError(err, f"{what}: {os.strerror(err)}")
+
+
+def _mount(source, target, fstype, flags, data=None) -> None:
+    enc = (lambda s: s.encode() if s is not None else None)
+    _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def _mounts():
+    """(mount point, per-mount flags to keep) of this mount namespace, parents first."""
+    out = []
+    with open("/proc/self/mountinfo") as f:
+        for line in f:
+            fields = line.split()
+            point = fields[4].encode().decode("unicode_escape")
+            flags = 0
+            for opt in fields[5].split(","):
+                flags |= _KEPT_FLAGS.get(opt, 0)
+            out.append((point, flags))
+    return out
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _loopback_up() -> None:
+    SIOCGIFFLAGS, SIOCSIFFLAGS, IFF_UP = 0x8913, 0x8914, 0x1
+    import fcntl
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        flags = struct.unpack("16sh", fcntl.ioctl(s, SIOCGIFFLAGS, struct.pack("16sh", b"lo", 0)))[1]
+        fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sh", b"lo", flags | IFF_UP))
+
+
+def enter(writable) -> None:
+    """Enter the namespaces and lock the file system down (raises OSError where unavailable)."""
+    flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID
+    uid, gid = os.geteuid(), os.getegid()
+    if uid != 0:
+        flags |= CLONE_NEWUSER
+    _check(_libc.unshare(flags), "unshare")
+    if uid != 0:
+        with open("/proc/self/setgroups", "w") as f:
+            f.write("deny")
+        with open("/proc/self/uid_map", "w") as f:
+            f.write(f"0 {uid} 1")
+        with open("/proc/self/gid_map", "w") as f:
+            f.write(f"0 {gid} 1")
+    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    keep = [os.path.realpath(p) for p in writable if os.path.isdir(p)]
+    for path in keep:
+        _mount(path, path, None, MS_BIND | MS_REC)
+    os.chdir(os.path.realpath(os.getcwd()))  # through the writable mount now on top of it
+    for point, kept in _mounts():
+        if any(_under(point, k) for k in keep) or _under(point, "/proc") or _under(point, "/dev/shm"):
+            continue
+        try:
+            _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
+        except OSError:
+            if point == "/":
+                raise
+    if os.path.isdir("/dev/shm"):
+        _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV)
+    _loopback_up()
+
+
+def main(argv) -> int:
+    status_file, require = argv[0], argv[1] == "1"
+    sep = argv.index("--")
+    writable, command = [os.getcwd(), *argv[2:sep]], argv[sep + 1:]
+    try:
+        enter(writable)
+        status = {"jailed": True, "why": ""}
+    except OSError as e:
+        status = {"jailed": False, "why": str(e)}
+    code = EXIT_REFUSED
+    if status["jailed"] or not require:
+        tmp = os.path.join(os.getcwd(), ".tmp")
+        os.makedirs(tmp, exist_ok=True)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                if status["jailed"]:
+                    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                    os.environ.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
+                os.execvp(command[0], command)
+            finally:
+                os._exit(127)
+
+        def stop(signum, _frame):
+            os.kill(pid, signal.SIGKILL)
+
+        for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            signal.signal(sig, stop)
+        while True:
+            try:
+                _, wait = os.waitpid(pid, 0)
+                break
+            except InterruptedError:
+                continue
+        code = os.WEXITSTATUS(wait) if os.WIFEXITED(wait) else 128 + os.WTERMSIG(wait)
+    os.makedirs(os.path.dirname(status_file) or ".", exist_ok=True)
+    with open(status_file, "w") as f:
+        json.dump(status, f)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,104 @@
+"""Every test process of the gate runs jailed: a test the diff adds cannot write outside its sandbox
+(the work tree, the machine's files a later run reads), reach the network, or leave a process behind.
+
+The same patch is gated twice: with `--no-oracle-gate-jail` every escape works (which shows the
+test would escape); by default none does. The named caches stay writable (pex builds virtualenvs
+there): the daemon's marker goes there, so its absence shows the daemon died, not that it could not
+write.
+"""
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+
+from e2e.harness import new_repo
+
+ESCAPE = '''\
+import os
+import socket
+import subprocess
+
+
+def test_escape():
+    for path in {outside!r}:
+        try:
+            with open(path, "w") as f:
+                f.write("forged")
+        except OSError:
+            pass
+    try:
+        socket.create_connection(("127.0.0.1", {port}), timeout=3).close()
+    except OSError:
+        pass
+    subprocess.Popen(["sh", "-c", "sleep 4; echo alive > \\"$0\\"", {marker!r}], start_new_session=True,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    assert True
+'''
+
+
+class Listener:
+    """A TCP server on the machine's loopback that counts connections."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.5)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self.done = False
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self):
+        while not self.done:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self):
+        self.done = True
+        self.thread.join()
+        self.sock.close()
+
+
+def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_the_run(tmp_path: Path):
+    repo = new_repo(tmp_path)
+    named = tmp_path / "named-caches"
+    named.mkdir()
+    env = {"PANTS_NAMED_CACHES_DIR": str(named)}
+    listener = Listener()
+    try:
+        runs = {}
+        for jail in (False, True):
+            nonce = uuid.uuid4().hex[:8]
+            outside = [str(repo.path(f"src/billing/forged_{nonce}.py")), str(tmp_path / f"forged_{nonce}.txt")]
+            marker = str(named / f"daemon_{nonce}")
+            repo.branch(f"escape-{jail}")
+            repo.write("tests/test_escape.py", ESCAPE.format(outside=outside, port=listener.port, marker=marker))
+            repo.commit("a test that escapes")
+            before = listener.connections
+            run = repo.gate("--oracle-gate-run-all", *([] if jail else ["--no-oracle-gate-jail"]), env=env)
+            time.sleep(6)  # the daemon's sleep, and then some
+            ran = [o for o in run.report["oracles"] if o["address"] == "tests/test_escape.py"]
+            assert ran and ran[0]["outcome"] not in ("not_run", "fail"), (run.output, ran)
+            runs[jail] = {
+                "written": [p for p in outside if Path(p).exists()],
+                "connections": listener.connections - before,
+                "daemon": Path(marker).exists(),
+                "notes": [r for r in run.reasons if r.startswith("NOTE the gate's test processes ran without a jail")],
+            }
+            repo.reset_to_main()
+    finally:
+        listener.close()
+    unjailed, jailed = runs[False], runs[True]
+    # Without the jail every escape works...
+    assert len(unjailed["written"]) == 2 and unjailed["connections"] >= 1 and unjailed["daemon"], unjailed
+    # ... and with it (the default) none does, and the report has nothing to say about the jail.
+    assert jailed == {"written": [], "connections": 0, "daemon": False, "notes": []}, jailed
