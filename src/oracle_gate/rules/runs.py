@@ -149,14 +149,17 @@ class OracleBatchOutcome:
 
 
 @rule(desc="Run an oracle batch", level=LogLevel.DEBUG)
-async def run_oracle_batch(request: OracleBatchRequest) -> OracleBatchOutcome:
+async def run_oracle_batch(request: OracleBatchRequest, local_env: ChosenLocalEnvironmentName) -> OracleBatchOutcome:
     paths = {fs.address.spec: fs.source.file_path for fs in request.batch.elements}
     batch = request.batch
+    # The jail wraps processes of this machine; a Docker or remote environment is another machine.
+    local = request.environment == local_env.val
+    jail = request.jail if local else NO_JAIL
     try:
         # As Pants' own `run_python_tests` runs a batch, with the process in the jail.
         setup = await Get(TestSetup, {TestSetupRequest(batch.elements, batch.partition_metadata, is_debug=False):
                                       TestSetupRequest, request.environment: EnvironmentName})
-        jailed = await Get(JailedProcess, JailRequest(setup.process, request.jail))
+        jailed = await Get(JailedProcess, JailRequest(setup.process, jail))
         result = await Get(FallibleProcessResult, {jailed.process: Process, request.environment: EnvironmentName})
     except Exception as e:  # the engine raises for resolve/download/sandbox failures
         why = _first_line(e)
@@ -164,12 +167,13 @@ async def run_oracle_batch(request: OracleBatchRequest) -> OracleBatchOutcome:
     extra = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))
     contents = await Get(DigestContents, Digest, await Get(Digest, RemovePrefix(extra, EXTRA_OUTPUT)))
     session, error = _read_session(contents, "")
-    jail = jail_state(contents, "", request.jail)
+    jail_why = jail_state(contents, "", jail) if local or not request.jail.enabled else \
+        f"not jailed: runs in the {request.environment.val} environment"
     tail = _tail(result.stdout.decode(errors="replace") + "\n" + result.stderr.decode(errors="replace"))
     xml = (await Get(Digest, DigestSubset(result.output_digest, PathGlobs([setup.results_file_name])))
            if setup.results_file_name else None)
     return OracleBatchOutcome(tuple(
-        TargetRecord(a, p, result.exit_code, result.metadata, session, error, False, tail, xml, jail)
+        TargetRecord(a, p, result.exit_code, result.metadata, session, error, False, tail, xml, jail_why)
         for a, p in sorted(paths.items())
     ))
 
