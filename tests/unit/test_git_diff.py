@@ -4,7 +4,8 @@ import subprocess
 
 import pytest
 
-from oracle_gate.rules.git_diff import base_texts, export_tree, GitDiffError, read_diff
+from oracle_gate.rules.base_facts_driver import export
+from oracle_gate.rules.git_diff import base_texts, GitDiffError, ignored_by_gitignore, read_diff
 
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
        "GIT_COMMITTER_EMAIL": "a@x"}
@@ -98,8 +99,15 @@ def test_the_base_tree_is_exported_without_touching_the_repository(repo, tmp_pat
     git(repo, "commit", "-qam", "change")
     diff = read_diff(str(repo), "main")
     status_before = git(repo, "status", "--porcelain")
-    root = export_tree(diff, str(tmp_path / "base"))
-    assert (tmp_path / "base" / "src" / "a.py").read_text() != "changed = True\n"
-    assert os.path.samefile(root, tmp_path / "base" / "")
+    export(diff.worktree, diff.base_commit, str(tmp_path / "base"))  # what the base-facts process does
+    assert (tmp_path / "base" / "src" / "a.py").read_text() == "x = 1\n" * 20
     assert git(repo, "status", "--porcelain") == status_before
     assert len(git(repo, "worktree", "list").splitlines()) == 1
+
+
+def test_gitignore_rules_are_read_from_the_work_tree_for_tracked_files_too(repo):
+    (repo / "src" / "b.py").write_text("y = 2\n")
+    assert ignored_by_gitignore(str(repo), ["src/a.py", "src/b.py"]) == []
+    (repo / ".gitignore").write_text("src/a.py\n")  # tracked, and hidden from Pants now
+    assert ignored_by_gitignore(str(repo), ["src/a.py", "src/b.py"]) == ["src/a.py"]
+    assert ignored_by_gitignore(str(repo), []) == []

@@ -50,7 +50,7 @@ from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, Base
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.core.dependencies import changed_projects, resolve_lockfiles
 from oracle_gate.core.unowned import holds_no_code
-from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, read_diff
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, ignored_by_gitignore, read_diff
 from oracle_gate.rules.runs import Jail, MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
 
 DEFAULTS: Dict[str, Any] = {
@@ -209,6 +209,20 @@ async def _head_texts(paths: Sequence[str]) -> Dict[str, str]:
         return {}
     contents = await Get(DigestContents, PathGlobs(wanted))
     return {fc.path: fc.content.decode("utf-8", errors="replace") for fc in contents}
+
+
+def _stale_ignores(build_root: str, diff: GitDiff, head: F.Facts) -> Optional[str]:
+    """`.gitignore` when the diff changed it and the engine still sees a file its rules now hide: a
+    daemon restarts on a .gitignore change only once its watcher has seen it."""
+    if not head.option("GLOBAL.pants_ignore_use_gitignore", True):
+        return None
+    if not any(os.path.basename(p) == ".gitignore" for c in diff.changes for p in (c.path, c.old_path) if p):
+        return None
+    try:
+        hidden = ignored_by_gitignore(build_root, [p for t in head.targets for p in t.paths])
+    except GitDiffError:
+        return None
+    return ".gitignore" if hidden else None
 
 
 def _stale(build_root: str, engine_view: Mapping[str, Optional[str]]) -> Optional[str]:
@@ -870,7 +884,7 @@ async def run_oracle_gate(
     # Sources of the changed Python files, at base and head.
     changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
     src = Sources(base_texts(diff, changed_py), await _head_texts(changed_py))
-    stale = _stale(build_root.path, src.head)
+    stale = _stale(build_root.path, src.head) or _stale_ignores(build_root.path, diff, head)
     if stale:
         return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
                                  infra_error=f"INFRA_ERROR the engine has not seen the latest edit of {stale} "

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tempfile
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -85,6 +84,19 @@ def ancestors(worktree: str, commit: str, limit: int, first_parent: bool = False
     """Up to `limit` proper ancestors of `commit`, nearest first."""
     return _out(worktree, "rev-list", *(["--first-parent"] if first_parent else []), f"--max-count={limit}",
                 f"{commit}^").split()
+
+
+def ignored_by_gitignore(buildroot: str, paths: Iterable[str]) -> List[str]:
+    """The build-root-relative `paths` that the work tree's .gitignore rules match now, tracked or
+    not (Pants' `pants_ignore_use_gitignore` reads the patterns, not the index)."""
+    wanted = sorted(set(paths))
+    if not wanted:
+        return []
+    proc = _git(buildroot, "check-ignore", "--no-index", "-z", "--stdin", check=False,
+                stdin=b"\0".join(p.encode() for p in wanted))
+    if proc.returncode not in (0, 1):  # 1: none matches
+        raise GitDiffError(f"`git check-ignore` failed: {proc.stderr.decode(errors='replace').strip()}")
+    return sorted(p for p in proc.stdout.decode(errors="surrogateescape").split("\0") if p)
 
 
 def tracked_files(buildroot: str) -> List[str]:
@@ -173,13 +185,3 @@ def base_texts(diff: GitDiff, paths: Iterable[str]) -> Dict[str, Optional[str]]:
         texts[p] = out[pos:pos + size].decode("utf-8", errors="replace") if header[1] == "blob" else None
         pos += size + 1
     return texts
-
-
-def export_tree(diff: GitDiff, dest: str) -> str:
-    """Check the base commit out into `dest` without touching the repository's index, work tree or
-    worktree list (a private index file). Returns the build root inside it."""
-    with tempfile.TemporaryDirectory(prefix="oracle-gate-index-") as tmp:
-        env = {"GIT_INDEX_FILE": os.path.join(tmp, "index")}
-        _git(diff.worktree, "read-tree", diff.base_commit, env=env)
-        _git(diff.worktree, "checkout-index", "-a", "-f", f"--prefix={dest.rstrip('/')}/", env=env)
-    return os.path.join(dest, diff.prefix)
