@@ -7,8 +7,9 @@ Linux namespaces, set up before the test command starts:
   writable directories named (Pants' named caches, where pex builds its virtualenvs) and a private
   `/dev/shm`; TMPDIR points into the sandbox;
 - network: a namespace of its own with only a loopback interface;
-- PID: the command is PID 1 of a namespace of its own, so every process it starts dies with it
-  (and it dies with this wrapper): nothing outlives the run.
+- PID: the command runs under a small init, PID 1 of a namespace of its own, so every process it
+  starts dies with it (and it dies with this wrapper): nothing outlives the run. The command itself
+  is an ordinary process there (signals, a self-kill, behave as outside).
 As root no user namespace is needed; otherwise one maps the caller to root inside it.
 
 After the command ends, this wrapper (outside the command's reach: it writes last) records in the
@@ -105,6 +106,27 @@ def enter(writable) -> None:
     _loopback_up()
 
 
+def _init(command) -> int:
+    """PID 1 of the jail's PID namespace: runs the command as an ordinary process (PID 1 ignores
+    signals it has no handler for, even a SIGKILL it sends itself), reaps what it leaves behind, and
+    returns its status; when PID 1 exits the kernel kills everything else in the namespace."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.execvp(command[0], command)
+        finally:
+            os._exit(127)
+    while True:
+        try:
+            done, wait = os.waitpid(-1, 0)
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return 127
+        if done == pid:
+            return os.WEXITSTATUS(wait) if os.WIFEXITED(wait) else 128 + os.WTERMSIG(wait)
+
+
 def main(argv) -> int:
     status_file, require = argv[0], argv[1] == "1"
     sep = argv.index("--")
@@ -124,6 +146,7 @@ def main(argv) -> int:
                 if status["jailed"]:
                     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
                     os.environ.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
+                    os._exit(_init(command))
                 os.execvp(command[0], command)
             finally:
                 os._exit(127)
