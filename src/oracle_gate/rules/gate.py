@@ -336,7 +336,8 @@ def _judged_under_base_hint(diff: GitDiff, judge_commit: str) -> str:
 def _judged_config_findings(diff: GitDiff, build_root: str) -> List[C.Finding]:
     """Under the base's configuration the head's Pants configuration files are evidence only: what
     they set differently is read from their text (with the TOML reader Pants itself uses)."""
-    import toml  # pants: no-infer-dep (Pants' own configuration reader, always next to Pants)
+    # Pants' own configuration reader, always next to Pants (no target of ours owns it).
+    import toml  # pants: no-infer-dep
 
     paths = sorted({p for c in diff.changes for p in (c.path, c.old_path)
                     if p and not p.startswith("../") and C.is_pants_config(p)})
