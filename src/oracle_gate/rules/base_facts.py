@@ -10,6 +10,7 @@ is read back from a file a test could have written.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import sys
 from dataclasses import dataclass
@@ -42,12 +43,17 @@ class BaseUnevaluable(BaseFactsError):
 @dataclass(frozen=True)
 class BaseFacts:
     facts: Facts
-    reused: bool
     source: str  # Pants' cache status of the process: ran, hit_locally, hit_remotely, memoized
 
+    @property
+    def reused(self) -> bool:
+        return self.source != "ran"
 
+
+@functools.lru_cache(maxsize=None)
 def plugin_fingerprint() -> str:
-    """A digest of the running plugin's code: new code, new base facts."""
+    """A digest of the running plugin's code: new code, new base facts (a new process, too: pantsd
+    restarts when its plugins change)."""
     root = Path(__file__).resolve().parents[1]
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
@@ -131,7 +137,7 @@ def facts_of(run: BaseFactsRun, commit: str) -> BaseFacts:
     except FactsError as e:
         raise BaseFactsError(f"the base commit's facts are unreadable: {e}") from None
     return BaseFacts(Facts(facts.targets, facts.dependents, facts.options, facts.texts, commit, facts.pants_version),
-                     run.source != "ran", run.source)
+                     run.source)
 
 
 @dataclass(frozen=True)

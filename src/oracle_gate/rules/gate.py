@@ -937,11 +937,13 @@ async def run_oracle_gate(
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
     # One line when the test processes ran without the jail asked for; a failure when it was required.
-    unjailed = sorted({r.jail for r in records if r.jail})
-    jail_findings = tuple(C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({why})")
-                          for why in unjailed[:1] if not policy.require_jail)
-    jail_errors = tuple(f"INFRA_ERROR jail: {why} (--oracle-gate-require-jail: no test may run unjailed)"
-                        for why in unjailed[:1] if policy.require_jail)
+    unjailed = min((r.jail for r in records if r.jail), default="")
+    jail_findings: Tuple[C.Finding, ...] = ()
+    jail_errors: Tuple[str, ...] = ()
+    if unjailed and policy.require_jail:
+        jail_errors = (f"INFRA_ERROR jail: {unjailed} (--oracle-gate-require-jail: no test may run unjailed)",)
+    elif unjailed:
+        jail_findings = (C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({unjailed})"),)
 
     runs_judged = oracle_runs(records, head, comp, src, run_id)
     # What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
