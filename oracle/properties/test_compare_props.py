@@ -4,7 +4,7 @@ whose effect is known; the comparison must report every weakening, whatever mech
 class, the head's configuration), and must report nothing when nothing was weakened (an unchanged
 tree, a refactor, a stronger region, a new oracle, documentation). The write-set rule holds in the
 agent lane and never in the human lane, and demotion reaches exactly the changed class-E tests."""
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from facts_strategies import FLOOR_RANK, JUDGE_OPTIONS, KINDS, LEDGER_PATH, Tree, option_values, trees  # pants: no-infer-dep
@@ -350,6 +350,12 @@ def test_demotion_reaches_exactly_the_changed_class_e_tests_and_users_of_changed
     assert not siblings & set(comp.demoted)
 
 
+def best_voter(tree, region):
+    """The rank of the best class among the unskipped tests that reach `region` (0: none)."""
+    rank = {"E": 1, "L": 2, "P": 3}
+    return max((rank.get(tree.oracle_class(t), 0) for t in tree.covering(region) if t not in tree.skip), default=0)
+
+
 @given(trees(), st.data())
 def test_deleting_a_class_e_test_demotes_nothing(tree, data):
     tree.tests.update({"tests/test_a.py": F.TEST, "tests/test_b.py": F.TEST})
@@ -358,8 +364,25 @@ def test_deleting_a_class_e_test_demotes_nothing(tree, data):
     head = tree.copy()
     head.remove(gone)
     comp = judge(tree, head, [Change(gone, "D")])
-    assert comp.demoted == () and comp.findings == ()
-    assert comp.lane_paths("test") == [gone]
+    assert comp.demoted == () and comp.lane_paths("test") == [gone]
+    # The only findings: regions whose best voter class falls with it (the ratchet holds for E too).
+    lost = {r for r in tree.production if best_voter(head, r) < best_voter(tree, r)}
+    assert {(f.code, f.path) for f in comp.findings} == {("ORACLE_LOST", r) for r in lost}
+    assert all(f.reviewed and gone in f.line for f in comp.findings)
+
+
+@given(trees(), st.data())
+def test_a_dropped_edge_loses_exactly_the_regions_no_voter_reaches_any_more(tree, data):
+    assume(tree.edges)
+    cut = data.draw(st.sampled_from(sorted(tree.edges)))
+    assume(cut[1] in tree.production or cut[1] in tree.tests)  # an import or a test's dependency
+    head = tree.copy()
+    head.edges.discard(cut)
+    comp = judge(tree, head, [build_file(cut[1])])
+    lost = {r for r in tree.production if best_voter(head, r) < best_voter(tree, r)}
+    assert paths_of(comp, "ORACLE_LOST") == lost
+    # Restoring the edge loses nothing: the law is about the graph, not the diff's wording.
+    assert paths_of(judge(tree, tree, [build_file(cut[1])]), "ORACLE_LOST") == set()
 
 
 # -- dependencies -----------------------------------------------------------------------------------

@@ -524,3 +524,65 @@ def test_a_head_config_adding_a_pants_backend_is_no_config_change_and_another_pl
     assert config_file_changes("pants.toml", base, lint) == ()
     assert [f.code for f in config_file_changes("pants.toml", base, other)] == ["CONFIG_CHANGE"]
     assert [f.code for f in config_file_changes("pants.toml", base, dropped)] == ["CONFIG_CHANGE"]
+
+
+# -- judges taken away elsewhere; the human lane's reviewed test changes -------------------------------
+
+def small(edges, baseline_kind="pure"):
+    """One production module (`src/pkg/a.py`, its region `pure`), one class-E test and `edges`."""
+    targets = [TargetFact("src/pkg/a.py", "python_source", F.PRODUCTION, ("src/pkg/a.py",), region=baseline_kind),
+               TargetFact("src/pkg/b.py", "python_source", F.PRODUCTION, ("src/pkg/b.py",), region=baseline_kind),
+               TargetFact("tests/test_b.py", "python_test", F.TEST, ("tests/test_b.py",))]
+    return make_facts(targets, edges, {"pytest.args": []})
+
+
+def test_a_dropped_import_that_leaves_a_region_without_its_only_test_is_an_oracle_lost():
+    base = small({"src/pkg/a.py": ["src/pkg/b.py"], "src/pkg/b.py": ["tests/test_b.py"]})
+    head = small({"src/pkg/b.py": ["tests/test_b.py"]})  # b.py no longer imports a.py
+    comp = compare(base, head, [Change("src/pkg/b.py", "M")], Policy())
+    assert lines(comp) == [
+        "ORACLE_LOST src/pkg/a.py (best voter class E at the base, none at head): tests/test_b.py no longer depends "
+        "on it (what src/pkg/b.py depends on changed); its code is unchanged, so nothing else in this diff judges it"]
+    assert [r.address for r in comp.regions] == ["src/pkg/b.py"]  # the changed region is judged as ever
+    gi = GateInput("diff", comp, ran_oracles=False, today=TODAY)
+    assert evaluate(gi).exit_code == 2
+    human = evaluate(GateInput("diff", compare(base, head, [Change("src/pkg/b.py", "M")], Policy(lane=HUMAN)),
+                               ran_oracles=False, lane=HUMAN, today=TODAY))
+    assert human.exit_code == 0
+    (lost,) = [r for r in human.reasons if r.code == "ORACLE_LOST"]
+    assert lost.severity.value == "info" and lost.line.endswith("(reviewed in the human lane)")
+    # Another test still reaching it keeps its judge: nothing is lost.
+    kept = compare(small({"src/pkg/a.py": ["src/pkg/b.py", "tests/test_b.py"], "src/pkg/b.py": ["tests/test_b.py"]}),
+                   small({"src/pkg/a.py": ["tests/test_b.py"], "src/pkg/b.py": ["tests/test_b.py"]}),
+                   [Change("src/pkg/b.py", "M")], Policy())
+    assert lines(kept) == []
+
+
+def test_in_the_human_lane_a_changed_example_test_votes_with_its_head_class():
+    change = [Change(MONEY, "M"), Change("tests/test_money_examples.py", "M")]
+    agent, human = compare(BASE, BASE, change, Policy()), compare(BASE, BASE, change, Policy(lane=HUMAN))
+    assert agent.demoted == ("tests/test_money_examples.py",) and "tests/test_money_examples.py" not in agent.class_of
+    assert human.demoted == () and human.class_of["tests/test_money_examples.py"].value == "E"
+    assert {c.path: c.why for c in human.changes}["tests/test_money_examples.py"] == \
+        "class-E test changed: it votes with its head class (human lane)"
+
+
+def test_a_dependency_region_below_its_class_names_what_changed_and_an_older_gap_is_reviewed_in_the_human_lane():
+    # worker.py reads attrs through store -> schema; its baseline class is E, and nothing reaches it
+    # at the base nor at head (its property skipped): the gap is older than the requirement bump.
+    skipped = billing(skip=["oracle/properties/test_worker_props.py"])
+    base, head = with_inputs(skipped), with_inputs(skipped, requirement="attrs==23.2.0")
+    baseline = {"src/billing/worker.py": "E"}
+    change = [Change("3rdparty/python/requirements.txt", "M")]
+    agent = compare(base, head, change, Policy(), baseline=baseline)
+    (worker,) = [r for r in agent.regions if r.address == "src/billing/worker.py"]
+    assert (worker.status, worker.required, worker.trigger, worker.base_best, worker.candidates) == (
+        "dependency", "E", "3rdparty/python:reqs#attrs", None, ())
+    floor = [r.line for r in evaluate(GateInput("diff", agent, today=TODAY)).reasons if r.code == "FLOOR"]
+    assert "FLOOR src/billing/worker.py kind=concurrent need=E have=none (judged because 3rdparty/python:reqs#attrs " \
+           "changed what it reads; no test depends on it at head)" in floor
+    human = compare(base, head, change, Policy(lane=HUMAN), baseline=baseline)
+    reasons = evaluate(GateInput("diff", human, lane=HUMAN, today=TODAY)).reasons
+    assert not any(r.path == "src/billing/worker.py" and r.code == "FLOOR" for r in reasons)
+    assert any(r.code == "UNJUDGED" and r.line.startswith("UNJUDGED src/billing/worker.py: 3rdparty/python:reqs#attrs "
+                                                          "changed what it reads") for r in reasons)

@@ -12,7 +12,8 @@ evaluated values (fields, options, owners), never by directory names or BUILD te
   oracle change too, but an additive one;
 - flake_control: configuration whose effective value can weaken a judge (Pants options, pytest
   sections), flake markers added to an existing test;
-- test: class-E tests (changed ones are demoted and never vote), and their plumbing;
+- test: class-E tests (changed ones are demoted and never vote in the agent lane; in the human lane
+  they vote with their head class), and their plumbing;
 - draft: drafts (never vote); other: documentation and configuration that changes nothing judged;
 - unmapped: owned by nothing, at base or head, and not documentation: fails closed.
 """
@@ -99,6 +100,7 @@ class Finding:
     line: str
     path: Optional[str] = None  # for annotations: the file it points at
     lineno: Optional[int] = None
+    reviewed: bool = False  # in the human lane a person's call: reported, not blocked
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ class RegionPlan:
     candidates: Tuple[str, ...]  # test addresses at head that may vote for it
     base_oracles: Tuple[str, ...]  # P/L oracle paths that covered it at base
     old_path: Optional[str] = None
+    trigger: Optional[str] = None  # a dependency region: the changed input it reads
+    base_best: Optional[str] = None  # a dependency region: the best class that reached it at the base
 
 
 @dataclass(frozen=True)
@@ -329,6 +333,9 @@ def compare(
     findings: List[Finding] = list(option_changes(base, head, head_ranks)) + list(config_findings)
     oracle_changes: List[OracleChange] = []
     demoted: Set[str] = set()
+    # In the human lane a person reviewed the changed tests: they vote with their head class, as
+    # changed oracles do there; in the agent lane they run as diagnostics only.
+    demoted_note = "it votes with its head class (human lane)" if policy.lane == HUMAN else "demoted, it does not vote"
     lanes_of: Dict[str, Set[str]] = {p: set() for p in changed_paths}
     whys: Dict[str, List[str]] = {p: [] for p in changed_paths}
 
@@ -393,7 +400,7 @@ def compare(
             else:
                 if h_test is not None:
                     demoted.add(h_test.address)
-                mark(p, TEST, "class-E test changed: demoted, it does not vote" if h_test else "class-E test removed")
+                mark(p, TEST, f"class-E test changed: {demoted_note}" if h_test else "class-E test removed")
             if p in marker_added and b_test.role != F.DRAFT:
                 mark(p, FLAKE_CONTROL, "a flake marker (skip, xfail, rerun, timeout, ...) was added")
         elif h_test is not None:
@@ -447,7 +454,7 @@ def compare(
                     if t is not None:
                         users |= {a for a in facts_.transitive_dependents([t.address]) if facts_.is_test(a)}
                 demoted.update(a for a in users if head.is_test(a))
-                mark(p, TEST, "test plumbing or data of class-E tests changed: they are demoted")
+                mark(p, TEST, f"test plumbing or data of class-E tests changed: {demoted_note}")
 
     # -- production regions ----------------------------------------------------------------------------
     regions: List[RegionPlan] = []
@@ -549,7 +556,7 @@ def compare(
                 mark(subject, ORACLE, f"{what}: a P/L oracle depends on it")
             elif users:
                 demoted.update(a for a in users if head.is_test(a))
-                mark(subject, TEST, f"{what}: only class-E tests depend on it (they are demoted)")
+                mark(subject, TEST, f"{what}: only class-E tests depend on it ({demoted_note})")
             else:
                 mark(subject, OTHER, f"{what}: nothing any test runs depends on it")
             continue
@@ -562,8 +569,11 @@ def compare(
             h = head.by_address[a]
             b = base.by_address.get(a)
             kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
+            reached = best_vote(c for c in (voting_class(base, t.address) for t in base.covering_tests(a)
+                                            if not t.skip and t.address not in excluded_set) if c is not None)
             regions.append(RegionPlan(a, h.paths[0] if h.paths else a, "dependency", kind, h.region,
-                                      _cls(_required(base, a, kind, baseline)), _candidates(head, a, excluded_set), ()))
+                                      _cls(_required(base, a, kind, baseline)), _candidates(head, a, excluded_set), (),
+                                      trigger=subject, base_best=_cls(reached)))
 
     # -- oracles lost by changed regions -----------------------------------------------------------------
     for region in regions:
@@ -581,6 +591,8 @@ def compare(
                     f"ORACLE_LOST {path} (class {cls.value if cls else '?'}) covered {region.path} at the base and "
                     f"{'is gone' if h_test is None else ('is skipped' if h_test.skip else 'no longer covers it')} at head",
                     path))
+
+    findings.extend(judges_lost_elsewhere(base, head, policy, {r.address for r in regions}))
 
     # -- unowned paths, config, symlinks --------------------------------------------------------------------
     for c in changes:
@@ -626,8 +638,9 @@ def compare(
         # Reviewed by a person: changed and new oracles judge with their head class.
         for t in head.targets:
             cls = voting_class(head, t.address)
-            if t.is_test and cls is not None and t.address not in demoted:
+            if t.is_test and cls is not None:
                 classes.setdefault(t.address, cls)
+        demoted = set()
     for a in list(classes):
         if a in excluded_set:
             del classes[a]
@@ -670,6 +683,56 @@ def compare(
                                and head.by_address[a].role != F.DRAFT
                                for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED))),
     )
+
+
+def judges_lost_elsewhere(base: Facts, head: Facts, policy: Policy, judged: Set[str]) -> List[Finding]:
+    """Regions whose own code did not change but whose judges this diff takes away: a dependency
+    edge dropped in another BUILD file or import, a test deleted, skipped, excluded or left with a
+    lower class. The best class among the tests that reach a region may not fall (the ratchet holds
+    for class-E voters too). In the human lane a person's call: reported, not blocked."""
+
+    def voters(facts: Facts) -> Dict[str, OracleClass]:
+        return {t.address: c for t in facts.targets if t.is_test and not t.skip and not policy.excludes(t)
+                for c in [voting_class(facts, t.address)] if c is not None}
+
+    base_voters, head_voters = voters(base), voters(head)
+    base_fwd, head_fwd = base.forward(), head.forward()
+    rewired = {a for a in set(base_fwd) | set(head_fwd) if base_fwd.get(a, ()) != head_fwd.get(a, ())}
+    suspects = {a for a, c in base_voters.items() if head_voters.get(a) != c}
+    suspects |= {a for a in base.transitive_dependents(rewired) | rewired if a in base_voters}
+    subjects: Set[str] = set()
+    for t in suspects:
+        before = base.closure([t])
+        subjects |= before - head.closure([t]) if head_voters.get(t) == base_voters[t] else before
+    out: List[Finding] = []
+    for a in sorted(subjects - judged):
+        b, h = base.by_address.get(a), head.by_address.get(a)
+        if b is None or h is None or b.role != F.PRODUCTION or h.role != F.PRODUCTION or not b.paths:
+            continue  # deleted or reclassified production is a region of the diff, judged there
+        before = {t: base_voters[t] for t in base.transitive_dependents([a]) if t in base_voters}
+        after = {t: head_voters[t] for t in head.transitive_dependents([a]) if t in head_voters}
+        had, has = best_vote(before.values()), best_vote(after.values())
+        if _rank(has) >= _rank(had):
+            continue
+        test = min(t for t, c in before.items() if c == had and after.get(t) != c)
+        owner = base.by_address[test]
+        if test not in head.by_address:
+            why = "is gone"
+        elif head.by_address[test].skip:
+            why = "is skipped"
+        elif policy.excludes(head.by_address[test]):
+            why = "is excluded"
+        elif test in head_voters and head_voters[test] != had:
+            why = f"is class {head_voters[test].value} at head"
+        else:
+            cut = sorted(n for n in rewired if (n == test or n in base.closure([test])) and a in base.closure([n]))
+            why = "no longer depends on it" + (f" (what {cut[0]} depends on changed)" if cut else "")
+        out.append(Finding(
+            "ORACLE_LOST",
+            f"ORACLE_LOST {b.paths[0]} (best voter class {had.value if had else '?'} at the base, "
+            f"{has.value if has else 'none'} at head): {owner.paths[0] if owner.paths else test} {why}; its code is "
+            f"unchanged, so nothing else in this diff judges it", b.paths[0], reviewed=True))
+    return out
 
 
 def _required(base: Facts, address: str, kind: Optional[str],

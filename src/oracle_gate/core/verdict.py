@@ -314,6 +314,9 @@ def evaluate(gi: GateInput) -> Verdict:
             reasons.append(Reason(f.code, Severity.INFO, f"{f.line} (reviewed in the human lane, landing alone)",
                                   f.path, f.lineno))
             continue
+        if f.reviewed and gi.lane == "human":
+            reasons.append(Reason(f.code, Severity.INFO, f"{f.line} (reviewed in the human lane)", f.path, f.lineno))
+            continue
         reasons.append(Reason(f.code, _static_severity(f.code), f.line, f.path, f.lineno))
     reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.ledger_errors]
     # Graph errors name their code first: GRAPH_ERROR (the head) or BASE_UNEVALUABLE (the base).
@@ -363,10 +366,18 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"UNJUDGED {region.path}: its baseline had no voting oracle, so nothing judged "
                                   f"this change{' to what it depends on' if region.status == 'dependency' else ''} "
                                   f"(an oracle for it ratchets it up)", region.path))
+        elif need is not None and not at_least(have, need) and region.status == "dependency" \
+                and gi.lane == "human" and not at_least(OracleClass(region.base_best) if region.base_best else None, need):
+            # Re-judged only because an input it reads changed, and no voter at the class it needs
+            # reached it at the base either: the gap is older than this diff (reported, a reviewer's call).
+            reasons.append(Reason("UNJUDGED", Severity.INFO,
+                                  f"UNJUDGED {region.path}: {region.trigger} changed what it reads, and no test of "
+                                  f"class {need.value} reached it at the base either (have "
+                                  f"{region.base_best or 'none'}); reviewed in the human lane", region.path))
         elif need is not None and not at_least(have, need):
             reasons.append(Reason("FLOOR", Severity.FLOOR,
                                   f"FLOOR {region.address} kind={region.kind} need={need.value} "
-                                  f"have={have.value if have else 'none'}", region.path))
+                                  f"have={have.value if have else 'none'}{_floor_why(region, demoted)}", region.path))
         elif need is not None:
             strong = [a for a in region_voters if at_least(class_of[a], need)]
             new_judges = [a for a in candidates if a in newcomers and at_least(class_of[a], need) and a not in strong]
@@ -506,6 +517,20 @@ def evaluate(gi: GateInput) -> Verdict:
         voters=tuple(voters),
         newcomers=tuple(newcomers),
     )
+
+
+def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:
+    """What about this diff left a region below its floor, where the diff itself says so."""
+    why = []
+    if region.status == "dependency" and region.trigger:
+        why.append(f"judged because {region.trigger} changed what it reads")
+    lowered = [a for a in region.candidates if a in demoted]
+    if lowered:
+        more = f" (+{len(lowered) - 1} more)" if len(lowered) > 1 else ""
+        why.append(f"the diff changes {lowered[0]}{more}, which covered it: demoted")
+    elif not region.candidates:
+        why.append("no test depends on it at head")
+    return f" ({'; '.join(why)})" if why else ""
 
 
 _STATIC_POLICY = frozenset({
