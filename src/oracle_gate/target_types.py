@@ -39,7 +39,6 @@ from pants.engine.target import (
     Target,
     ValidNumbers,
 )
-from pants.engine.unions import UnionRule
 from pants.util.strutil import help_text
 
 from oracle_gate.core.classes import REGION_KINDS

@@ -1,6 +1,7 @@
 """Every test process of the gate runs jailed: a test the diff adds cannot write outside its sandbox
 (the work tree, the machine's files a later run reads), reach the network, or leave a process behind.
 
+A test that writes to `/tmp` by name still passes in the jail (its `/tmp` is private and empty).
 The same patch is gated twice: with `--no-oracle-gate-jail` every escape works (which shows the
 test would escape); by default none does. The named caches stay writable (pex builds virtualenvs
 there): the daemon's marker goes there, so its absence shows the daemon died, not that it could not
@@ -23,6 +24,11 @@ import subprocess
 
 
 def test_escape():
+    # A test that writes to /tmp by name keeps working in the jail (a private /tmp of its own).
+    with open({scratch!r}, "w") as f:
+        f.write("scratch")
+    with open({scratch!r}) as f:
+        assert f.read() == "scratch"
     for path in {outside!r}:
         try:
             with open(path, "w") as f:
@@ -79,8 +85,10 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
             nonce = uuid.uuid4().hex[:8]
             outside = [str(repo.path(f"src/billing/forged_{nonce}.py")), str(tmp_path / f"forged_{nonce}.txt")]
             marker = str(named / f"daemon_{nonce}")
+            scratch = f"/tmp/oracle-gate-jail-scratch-{nonce}"
             repo.branch(f"escape-{jail}")
-            repo.write("tests/test_escape.py", ESCAPE.format(outside=outside, port=listener.port, marker=marker))
+            repo.write("tests/test_escape.py", ESCAPE.format(outside=outside, port=listener.port, marker=marker,
+                                                             scratch=scratch))
             repo.commit("a test that escapes")
             before = listener.connections
             run = repo.gate("--oracle-gate-run-all", *([] if jail else ["--no-oracle-gate-jail"]), env=env)
@@ -91,13 +99,17 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
                 "written": [p for p in outside if Path(p).exists()],
                 "connections": listener.connections - before,
                 "daemon": Path(marker).exists(),
+                "scratch left": Path(scratch).exists(),
                 "notes": [r for r in run.reasons if r.startswith("NOTE the gate's test processes ran without a jail")],
             }
+            Path(scratch).unlink(missing_ok=True)
             repo.reset_to_main()
     finally:
         listener.close()
     unjailed, jailed = runs[False], runs[True]
     # Without the jail every escape works...
     assert len(unjailed["written"]) == 2 and unjailed["connections"] >= 1 and unjailed["daemon"], unjailed
-    # ... and with it (the default) none does, and the report has nothing to say about the jail.
-    assert jailed == {"written": [], "connections": 0, "daemon": False, "notes": []}, jailed
+    assert unjailed["scratch left"], unjailed
+    # ... and with it (the default) none does (the test still passed: its /tmp was its own), and the
+    # report has nothing to say about the jail.
+    assert jailed == {"written": [], "connections": 0, "daemon": False, "scratch left": False, "notes": []}, jailed

@@ -22,8 +22,8 @@ from __future__ import annotations
 import fnmatch
 import json
 import posixpath
-from dataclasses import dataclass, field
-from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from dataclasses import dataclass
+from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import facts as F
 from .classes import OracleClass, RegionKind, at_least, best_vote
@@ -297,6 +297,69 @@ def option_changes(base: Facts, head: Facts, head_ranks: Mapping[str, str]) -> T
 
 # -- the comparison --------------------------------------------------------------------------------
 
+Mark = Tuple[str, str, str]  # (path, lane, why): one reason a changed path is in a lane
+# A changed input without a region of its own: (path or address, what it is, the production code
+# reading it, the targets that carry it).
+Input = Tuple[str, str, Tuple[str, ...], Tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class _Diff:
+    """What every phase of the comparison reads: the two trees, the diff and the policy."""
+
+    base: Facts
+    head: Facts
+    policy: Policy
+    changed_paths: FrozenSet[str]
+    deleted: FrozenSet[str]
+    renamed_to: Mapping[str, str]
+    excluded: FrozenSet[str]  # tests the policy excludes (at head)
+    paths: Tuple[str, ...]  # every file a non-generator target owns, at base or head, sorted
+
+    @property
+    def demoted_note(self) -> str:
+        # In the human lane a person reviewed the changed tests: they vote with their head class,
+        # as changed oracles do there; in the agent lane they run as diagnostics only.
+        return "it votes with its head class (human lane)" if self.policy.lane == HUMAN else "demoted, it does not vote"
+
+    def production_readers(self, addresses: Iterable[str]) -> Tuple[str, ...]:
+        """Production targets at head that depend on `addresses` (at base or at head)."""
+        addresses = tuple(addresses)
+        base, head = self.base, self.head
+        found = base.transitive_dependents(addresses) | head.transitive_dependents(addresses)
+        return tuple(sorted(a for a in found if a in head.by_address and head.by_address[a].role == F.PRODUCTION
+                            and (head.by_address[a].paths or head.by_address[a].region)))
+
+    def candidates(self, address: str) -> Tuple[str, ...]:
+        return _candidates(self.head, address, self.excluded)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """What one phase found: lane marks, findings, oracle changes, regions, demotions, inputs."""
+
+    marks: Tuple[Mark, ...] = ()
+    findings: Tuple[Finding, ...] = ()
+    oracle_changes: Tuple[OracleChange, ...] = ()
+    regions: Tuple[RegionPlan, ...] = ()
+    demoted: FrozenSet[str] = frozenset()
+    inputs: Tuple[Input, ...] = ()
+
+
+@dataclass(frozen=True)
+class _Judges:
+    """The judges phase: tests, locked files and plumbing, and the classes tests vote with."""
+
+    part: _Part
+    base_class: Mapping[str, Optional[OracleClass]]  # path -> its test's class at the base
+    vote_class: Mapping[str, OracleClass]  # unchanged tests -> the class they vote with
+    new_tests: FrozenSet[str]
+
+
+def _fields_changed(b: TargetFact, h: TargetFact) -> bool:
+    return b.address != h.address or b.fields != h.fields or b.role != h.role or b.region != h.region
+
+
 def compare(
     base: Facts,
     head: Facts,
@@ -320,329 +383,64 @@ def compare(
     `lock_changes`: changed lockfiles -> (what they lock: `resolve:<name>` or `tool:<scope>`, the
     projects the change affects or None when unknown), from `dependencies.changed_projects`.
     `inert`: changed Python files that hold no code at the base nor at head (empty package markers).
+
+    The phases, each a function returning what it found: the judges (tests, locks, plumbing), the
+    production regions, file-less targets and lockfiles (inputs), inputs judged through their
+    readers, oracles lost by changed regions and by unchanged ones, unowned paths; then the classes
+    each test votes with and the lane rule.
     """
-    changed_paths: Set[str] = set()
-    for c in changes:
-        changed_paths.add(c.path)
-        if c.old_path:
-            changed_paths.add(c.old_path)
-    changed_paths -= set(cosmetic)
-    deleted = {c.path for c in changes if c.status == "D"} | {c.old_path for c in changes if c.old_path}
-    renamed_to = {c.old_path: c.path for c in changes if c.old_path}
+    touched: Set[str] = {p for c in changes for p in (c.path, c.old_path) if p}
+    diff = _Diff(
+        base, head, policy,
+        changed_paths=frozenset(touched - set(cosmetic)),
+        deleted=frozenset({c.path for c in changes if c.status == "D"} | {c.old_path for c in changes if c.old_path}),
+        renamed_to={c.old_path: c.path for c in changes if c.old_path},
+        excluded=frozenset(t.address for t in head.targets if t.is_test and policy.excludes(t)),
+        paths=tuple(sorted(set(base.by_path) | set(head.by_path))),
+    )
+    judges = _judges(diff, marker_added)
+    production = _production_regions(diff, baseline)
+    fileless = _fileless_inputs(diff)
+    locks = _lockfile_inputs(diff, lock_changes)
+    regions = production.regions + fileless.regions
+    readers = _inputs_through_readers(diff, judges.part.inputs + fileless.inputs + locks.inputs,
+                                      {r.address for r in regions}, baseline)
+    regions += readers.regions
+    parts = (judges.part, production, fileless, locks, readers)
+    lost = _Part(findings=_oracles_lost(diff, regions, judges.base_class)
+                 + tuple(judges_lost_elsewhere(base, head, policy, {r.address for r in regions})))
+    marked = {p for part in parts for p, _, _ in part.marks}
+    unowned = _unowned_paths(diff, changes, marked, inert)
+    parts += (lost, unowned)
 
-    findings: List[Finding] = list(option_changes(base, head, head_ranks)) + list(config_findings)
-    oracle_changes: List[OracleChange] = []
-    demoted: Set[str] = set()
-    # In the human lane a person reviewed the changed tests: they vote with their head class, as
-    # changed oracles do there; in the agent lane they run as diagnostics only.
-    demoted_note = "it votes with its head class (human lane)" if policy.lane == HUMAN else "demoted, it does not vote"
-    lanes_of: Dict[str, Set[str]] = {p: set() for p in changed_paths}
-    whys: Dict[str, List[str]] = {p: [] for p in changed_paths}
-
-    def mark(path: Optional[str], lane: str, why: str = "") -> None:
-        if path is None:
-            return
-        lanes_of.setdefault(path, set()).add(lane)
-        if why:
-            whys.setdefault(path, []).append(why)
-
-    excluded = tuple(sorted(t.address for t in head.targets if t.is_test and policy.excludes(t)))
-    excluded_set = set(excluded)
-
-    # Subjects: every file any non-generator target owns, at base or head; and file-less targets.
-    paths = set(base.by_path) | set(head.by_path)
-    fileless = {t.address for f in (base, head) for t in f.targets if not t.paths and t.role != F.GENERATOR}
-
-    def fields_changed(b: TargetFact, h: TargetFact) -> bool:
-        return b.address != h.address or b.fields != h.fields or b.role != h.role or b.region != h.region
-
-    def production_readers(addresses: Sequence[str]) -> List[str]:
-        """Production targets at head that depend on `addresses` (at base or at head)."""
-        found = base.transitive_dependents(addresses) | head.transitive_dependents(addresses)
-        return sorted(a for a in found if a in head.by_address and head.by_address[a].role == F.PRODUCTION
-                      and (head.by_address[a].paths or head.by_address[a].region))
-
-    # Changed inputs without a region: (path or address, what it is, the production code reading it,
-    # the targets that carry it).
-    inputs: List[Tuple[str, str, List[str], Tuple[str, ...]]] = []
-
-    # -- tests, locked files, plumbing: the judges --------------------------------------------------
-    base_class: Dict[str, Optional[OracleClass]] = {}
-    new_tests: Set[str] = set()
-    vote_class: Dict[str, OracleClass] = {}
-    oracle_closure_base = base.oracle_closure()
-    for p in sorted(paths):
-        b_owners, h_owners = base.owners(p), head.owners(p)
-        touched = p in changed_paths
-        b_test = one_owner(b_owners, F.TEST_ROLES)
-        h_test = one_owner(h_owners, F.TEST_ROLES)
-        if b_test is not None:
-            cb = base.oracle_class(b_test.address)
-            ch = head.oracle_class(h_test.address) if h_test is not None else None
-            base_class[p] = cb
-            changed = touched or h_test is None or fields_changed(b_test, h_test) or cb != ch \
-                or (h_test is not None and h_test.skip != b_test.skip)
-            lost = h_test is None or (h_test is not None and h_test.skip and not b_test.skip)
-            is_judge = cb in (OracleClass.PROPERTY, OracleClass.LOCKED) or b_test.role in (F.REPLAY, F.PROBES)
-            if h_test is not None and not changed:
-                if ch is not None and ch.votes:
-                    vote_class[h_test.address] = ch
-            elif is_judge:
-                what = "deleted" if p in deleted and h_test is None else (
-                    "lost" if lost else ("class_drop" if _rank(ch) < _rank(cb) else ("changed" if touched else "fields")))
-                oracle_changes.append(OracleChange(p, what, cb.value if cb else None, ch.value if ch else None))
-                mark(p, ORACLE, f"{b_test.address} is a class-{cb.value if cb else '?'} oracle at the base ({what})")
-                if not touched:
-                    # The BUILD file, config or plumbing that changed it is an oracle change too.
-                    mark(p, ORACLE)
-            elif b_test.role == F.DRAFT:
-                mark(p, DRAFT)
-            else:
-                if h_test is not None:
-                    demoted.add(h_test.address)
-                mark(p, TEST, f"class-E test changed: {demoted_note}" if h_test else "class-E test removed")
-            if p in marker_added and b_test.role != F.DRAFT:
-                mark(p, FLAKE_CONTROL, "a flake marker (skip, xfail, rerun, timeout, ...) was added")
-        elif h_test is not None:
-            ch = head.oracle_class(h_test.address)
-            new_tests.add(h_test.address)
-            if h_test.role == F.DRAFT:
-                mark(p, DRAFT)
-            elif ch in (OracleClass.PROPERTY, OracleClass.LOCKED) or h_test.role in (F.REPLAY, F.PROBES):
-                oracle_changes.append(OracleChange(p, "added", None, ch.value if ch else None, additive=True))
-                mark(p, ORACLE, f"new class-{ch.value if ch else '?'} oracle")
-            else:
-                mark(p, TEST, "new class-E test")
-
-        # Locked files: their bytes and their lock are the oracle's expectations.
-        b_lock = one_owner(b_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
-        h_lock = one_owner(h_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
-        if b_lock is not None and b_lock.role in F.LOCK_ROLES:
-            relocked = h_lock is not None and h_lock.sha256 != b_lock.sha256
-            if touched or h_lock is None or relocked or fields_changed(b_lock, h_lock):
-                what = "deleted" if h_lock is None else ("relocked" if relocked else ("changed" if touched else "fields"))
-                oracle_changes.append(OracleChange(p, what, None, None))
-                mark(p, ORACLE, f"{b_lock.alias} {b_lock.address} ({what})")
-        elif h_lock is not None and h_lock.role in F.LOCK_ROLES and b_lock is None:
-            # A new fixture judges nothing until a test reads it; a new ledger or baseline changes
-            # what the next diff is judged by: that is never additive.
-            additive = h_lock.role == F.LOCKED_FIXTURE
-            oracle_changes.append(OracleChange(p, "added", None, None, additive=additive))
-            mark(p, ORACLE, f"new {h_lock.alias}")
-
-        # Test plumbing (conftest.py, python_test_utils) and data files without a region: part of
-        # a judge when a P/L oracle uses them, part of production when production code does.
-        b_util = one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
-        h_util = one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
-        util = b_util or h_util
-        if util is not None and util.alias.startswith("_") and util.generator:
-            # A generator's own file (the requirements.txt behind `python_requirements`): the
-            # targets it generates carry what it declares, and they are judged for it.
-            if touched:
-                mark(p, OTHER, f"declares the targets of {util.generator}: they are judged for what they declare")
-        elif util is not None and (touched or b_util is None or h_util is None or fields_changed(b_util, h_util)):
-            readers = production_readers([t.address for t in (b_util, h_util) if t is not None])
-            if util.role == F.OTHER and readers:
-                inputs.append((p, f"data file {util.address}", readers, (util.address,)))
-            elif (b_util is not None and b_util.address in oracle_closure_base) or (
-                    h_util is not None and h_util.address in head.oracle_closure()):
-                oracle_changes.append(OracleChange(p, "plumbing", None, None))
-                mark(p, ORACLE, f"test plumbing {util.address} is used by a P/L oracle")
-            else:
-                users = set()
-                for facts_, t in ((base, b_util), (head, h_util)):
-                    if t is not None:
-                        users |= {a for a in facts_.transitive_dependents([t.address]) if facts_.is_test(a)}
-                demoted.update(a for a in users if head.is_test(a))
-                mark(p, TEST, f"test plumbing or data of class-E tests changed: {demoted_note}")
-
-    # -- production regions ----------------------------------------------------------------------------
-    regions: List[RegionPlan] = []
-    region_kind_downgrade: List[Finding] = []
-    renamed_from_production = {new for old, new in renamed_to.items() if one_owner(base.owners(old), [F.PRODUCTION])}
-    for p in sorted(paths):
-        b_prod = one_owner(base.owners(p), [F.PRODUCTION])
-        h_path = renamed_to.get(p, p)
-        h_prod = one_owner(head.owners(h_path), [F.PRODUCTION])
-        if b_prod is None and h_prod is None:
-            continue
-        touched = p in changed_paths or h_path in changed_paths
-        if b_prod is not None:
-            b_floor, h_floor = _floor(b_prod.region), _floor(h_prod.region if h_prod else None)
-            # A test skipped at the base (`skip_tests`) never judged anything there.
-            base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths and not t.skip]
-            base_oracles = tuple(sorted(t.paths[0] for t in base_cov
-                                        if voting_class(base, t.address) in (OracleClass.PROPERTY, OracleClass.LOCKED)))
-            static_best = best_vote(c for c in (voting_class(base, t.address) for t in base_cov) if c is not None)
-            if h_prod is None:
-                gone = p in deleted and not head.owners(p)
-                status = "deleted" if gone else "reclassified"
-                if not gone:
-                    findings.append(Finding(
-                        "REGION_DOWNGRADE",
-                        f"REGION_DOWNGRADE {p} was a {b_prod.region or 'unmapped'} production target at the base "
-                        f"({b_prod.address}) and is no longer production at head "
-                        f"({', '.join(t.alias for t in head.owners(p)) or 'owned by nothing'})", p))
-                mark(p, PRODUCTION, "base production target " + status)
-                required = b_floor
-                if gone:
-                    # Deleted code is judged by the oracles it had: they must still be there and pass.
-                    required = static_best if _rank(static_best) < _rank(b_floor) else b_floor
-                regions.append(RegionPlan(b_prod.address, p, status, b_prod.region, None, _cls(required), (),
-                                          base_oracles))
-                continue
-            if not (touched or fields_changed(b_prod, h_prod)):
-                continue
-            if b_floor is not None and _rank(h_floor) < _rank(b_floor):
-                region_kind_downgrade.append(Finding(
-                    "REGION_DOWNGRADE",
-                    f"REGION_DOWNGRADE {h_path} kind {b_prod.region} -> {h_prod.region or 'none'} "
-                    f"(floor {b_floor.value} -> {h_floor.value if h_floor else 'none'})", h_path))
-            required = b_floor
-            if baseline is not None and b_prod.address in baseline and not at_least(static_best, b_floor):
-                # The ratchet: a region keeps what it had; once it reaches its floor it keeps that.
-                required = _cls_or_none(baseline[b_prod.address])
-            mark(h_path, PRODUCTION)
-            if h_path != p:
-                mark(p, PRODUCTION)
-            regions.append(RegionPlan(h_prod.address, h_path, "changed", b_prod.region, h_prod.region, _cls(required),
-                                      _candidates(head, h_prod.address, excluded_set), base_oracles,
-                                      old_path=p if h_path != p else None))
-        else:
-            if p in renamed_from_production:
-                continue  # judged above, as the rename of its base region
-            mark(p, PRODUCTION, "new production region")
-            regions.append(RegionPlan(h_prod.address, p, "added", h_prod.region, h_prod.region, _cls(_floor(h_prod.region)),
-                                      _candidates(head, h_prod.address, excluded_set), ()))
-    findings.extend(region_kind_downgrade)
-
-    # File-less targets whose evaluated fields changed (a requirement's version, a BUILD-only target).
-    for a in sorted(fileless):
-        b, h = base.by_address.get(a), head.by_address.get(a)
-        if b is not None and h is not None and not fields_changed(b, h):
-            continue
-        if any(t is not None and t.role == F.DEPENDENCY for t in (b, h)):
-            inputs.append((a, f"requirement {a} ({'added' if b is None else 'deleted' if h is None else 'changed'})",
-                           production_readers([a]), (a,)))
-            continue
-        judged = any(t is not None and t.role == F.PRODUCTION for t in (b, h)) or (
-            h is not None and any(head.is_test(x) for x in head.transitive_dependents([a])))
-        if not judged:
-            continue  # nothing any test runs depends on it: it cannot change a verdict
-        status = "added" if b is None else ("deleted" if h is None else "changed")
-        kind = b.region if b is not None else (h.region if h is not None else None)
-        regions.append(RegionPlan(a, a, status, kind, h.region if h else None, _cls(_floor(kind)),
-                                  _candidates(head, a, excluded_set) if h is not None else (), ()))
-
-    # Lockfiles: the requirements whose pinned projects changed (all of a resolve's when unknown).
-    for path, (locks, affected) in sorted(lock_changes.items()):
-        if locks.startswith("tool:"):
-            mark(path, ORACLE, f"the lockfile of {locks[5:]}, which runs every judge")
-            continue
-        hit = sorted({t.address for facts_ in (base, head) for t in facts_.targets if t.role == F.DEPENDENCY
-                      and (affected is None or set(t.requirements) & affected)})
-        what = "every pin unknown" if affected is None else f"{len(affected)} project(s) re-pinned"
-        inputs.append((path, f"lockfile of {locks} ({what})", production_readers(hit), tuple(hit)))
-
-    # Inputs without a region of their own are judged through the production code that reads them;
-    # one only tests use is part of their judges, like test plumbing.
-    judged_now = {r.address for r in regions}
-    oracle_closure_head = head.oracle_closure()
-    for subject, what, readers, carriers in inputs:
-        if not readers:
-            users = {x for facts_ in (base, head) for x in facts_.transitive_dependents(carriers) if facts_.is_test(x)}
-            if any(c in oracle_closure_base or c in oracle_closure_head for c in carriers):
-                oracle_changes.append(OracleChange(subject, "plumbing", None, None))
-                mark(subject, ORACLE, f"{what}: a P/L oracle depends on it")
-            elif users:
-                demoted.update(a for a in users if head.is_test(a))
-                mark(subject, TEST, f"{what}: only class-E tests depend on it ({demoted_note})")
-            else:
-                mark(subject, OTHER, f"{what}: nothing any test runs depends on it")
-            continue
-        more = f" (+{len(readers) - 1} more)" if len(readers) > 1 else ""
-        mark(subject, PRODUCTION, f"{what}: judged through the production code that depends on it, {readers[0]}{more}")
-        for a in readers:
-            if a in judged_now:
-                continue
-            judged_now.add(a)
-            h = head.by_address[a]
-            b = base.by_address.get(a)
-            kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
-            reached = best_vote(c for c in (voting_class(base, t.address) for t in base.covering_tests(a)
-                                            if not t.skip and t.address not in excluded_set) if c is not None)
-            regions.append(RegionPlan(a, h.paths[0] if h.paths else a, "dependency", kind, h.region,
-                                      _cls(_required(base, a, kind, baseline)), _candidates(head, a, excluded_set), (),
-                                      trigger=subject, base_best=_cls(reached)))
-
-    # -- oracles lost by changed regions -----------------------------------------------------------------
-    for region in regions:
-        have_paths = {head.by_address[a].paths[0] for a in region.candidates
-                      if a in head.by_address and head.by_address[a].paths}
-        for path in region.base_oracles:
-            h_test = one_owner(head.owners(path), F.TEST_ROLES)
-            missing = h_test is None or h_test.skip or (region.status != "deleted" and path not in have_paths)
-            if h_test is not None and h_test.address in excluded_set:
-                continue
-            if missing:
-                cls = base_class.get(path)
-                findings.append(Finding(
-                    "ORACLE_LOST",
-                    f"ORACLE_LOST {path} (class {cls.value if cls else '?'}) covered {region.path} at the base and "
-                    f"{'is gone' if h_test is None else ('is skipped' if h_test.skip else 'no longer covers it')} at head",
-                    path))
-
-    findings.extend(judges_lost_elsewhere(base, head, policy, {r.address for r in regions}))
-
-    # -- unowned paths, config, symlinks --------------------------------------------------------------------
-    for c in changes:
-        for p in filter(None, (c.path, c.old_path)):
-            owned = bool(base.owners(p) or head.owners(p))
-            if p.startswith("../"):
-                mark(p, UNMAPPED, "outside the build root")
-                continue
-            if owned:
-                if c.link is not None and p == c.path:
-                    target_owned = bool(c.link and not c.link_outside and head.owners(c.link))
-                    if not target_owned:
-                        findings.append(Finding(
-                            "SYMLINK", f"SYMLINK {p} -> {c.link or '?'}: a judged path may not point at "
-                                       f"{'a path outside the build root' if c.link_outside else 'an unowned file'}", p))
-                continue
-            if judged_as_configuration(p):
-                if not lanes_of.get(p):
-                    mark(p, OTHER, "configuration: judged by what it changes")
-                continue
-            if matches(p, policy.other_globs):
-                mark(p, OTHER)
-                continue
-            if p == c.path and c.old_path and not (base.owners(c.old_path) or head.owners(c.old_path)) \
-                    and matches(c.old_path, policy.other_globs) and (not p.endswith((".py", ".pyi")) or p in inert):
-                # Data and other tools' files keep their policy when moved; Python code moved out
-                # of a listed tree could be production a BUILD glob missed: it stays unmapped.
-                mark(p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned")
-                continue
-            if p in inert:
-                mark(p, OTHER, "owned by no target and holds no code (an empty package marker)")
-                continue
-            if not lanes_of.get(p):
-                mark(p, UNMAPPED, "owned by no target")
-    for f in findings:
-        if f.code == "CONFIG_CHANGE" and f.path:
-            mark(f.path, FLAKE_CONTROL)
+    findings = list(option_changes(base, head, head_ranks)) + list(config_findings)
+    findings += [f for part in parts for f in part.findings]
+    oracle_changes = [o for part in parts for o in part.oracle_changes]
+    demoted = set().union(*(part.demoted for part in parts))
+    lanes_of: Dict[str, Set[str]] = {p: set() for p in diff.changed_paths}
+    whys: Dict[str, List[str]] = {p: [] for p in diff.changed_paths}
+    for part in parts:
+        for path, lane, why in part.marks:
+            lanes_of.setdefault(path, set()).add(lane)
+            if why:
+                whys.setdefault(path, []).append(why)
     config_changed = [f for f in findings if f.code == "CONFIG_CHANGE"]
+    for f in config_changed:
+        if f.path:
+            lanes_of.setdefault(f.path, set()).add(FLAKE_CONTROL)
 
     # -- classes each test votes with on this diff ------------------------------------------------------
-    classes: Dict[str, OracleClass] = dict(vote_class)
+    classes: Dict[str, OracleClass] = dict(judges.vote_class)
     if policy.lane == HUMAN:
-        # Reviewed by a person: changed and new oracles judge with their head class.
+        # Reviewed by a person: changed and new oracles, and changed class-E tests, judge with their
+        # head class.
         for t in head.targets:
             cls = voting_class(head, t.address)
             if t.is_test and cls is not None:
                 classes.setdefault(t.address, cls)
         demoted = set()
     for a in list(classes):
-        if a in excluded_set:
+        if a in diff.excluded:
             del classes[a]
 
     # -- audit: every production target in the specs is a region ----------------------------------------
@@ -651,17 +449,15 @@ def compare(
         t = head.by_address.get(a)
         if t is None or a in audited or t.role != F.PRODUCTION or not (t.paths or t.region):
             continue  # a requirement without a region is judged when it changes, not audited
-        kind = t.region
-        required = _required(base, a, kind, baseline)
-        regions.append(RegionPlan(a, t.paths[0] if t.paths else a, "audited", kind, kind, _cls(required),
-                                  _candidates(head, a, excluded_set), ()))
+        regions += (RegionPlan(a, t.paths[0] if t.paths else a, "audited", t.region, t.region,
+                               _cls(_required(base, a, t.region, baseline)), diff.candidates(a), ()),)
 
     # Paths the diff touched, and paths whose evaluated meaning changed without their bytes
     # changing (a BUILD edit, a configuration file, a dropped edge): status "E" (evaluated).
     changed = tuple(
         ChangedPath(p, next((c.status for c in changes if p in (c.path, c.old_path)), "E"),
                     tuple(sorted(lanes_of.get(p) or {OTHER})), "; ".join(dict.fromkeys(whys.get(p, []))))
-        for p in sorted(changed_paths | {p for p, lanes in lanes_of.items() if lanes})
+        for p in sorted(diff.changed_paths | {p for p, lanes in lanes_of.items() if lanes})
     )
     # Configuration changes are flake control even when no single path carries them.
     if config_changed and not any(FLAKE_CONTROL in c.lanes for c in changed):
@@ -675,14 +471,314 @@ def compare(
         regions=tuple(sorted(regions, key=lambda r: r.address)),
         oracle_changes=tuple(sorted(oracle_changes, key=lambda o: o.path)),
         demoted=tuple(sorted(demoted)),
-        new_tests=tuple(sorted(new_tests)),
-        excluded=excluded,
+        new_tests=tuple(sorted(judges.new_tests)),
+        excluded=tuple(sorted(diff.excluded)),
         findings=tuple(findings),
         classes=tuple(sorted((a, c.value) for a, c in classes.items())),
-        newcomers=tuple(sorted((a, c.value) for a in new_tests if a not in excluded_set
+        newcomers=tuple(sorted((a, c.value) for a in judges.new_tests if a not in diff.excluded
                                and head.by_address[a].role != F.DRAFT
                                for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED))),
     )
+
+
+def _judges(diff: _Diff, marker_added: FrozenSet[str]) -> _Judges:
+    """Tests, locked files and plumbing: the judges, and what the diff did to each."""
+    base, head = diff.base, diff.head
+    marks: List[Mark] = []
+    oracle_changes: List[OracleChange] = []
+    demoted: Set[str] = set()
+    inputs: List[Input] = []
+    base_class: Dict[str, Optional[OracleClass]] = {}
+    vote_class: Dict[str, OracleClass] = {}
+    new_tests: Set[str] = set()
+    closure_base, closure_head = base.oracle_closure(), head.oracle_closure()
+    for p in diff.paths:
+        b_owners, h_owners = base.owners(p), head.owners(p)
+        touched = p in diff.changed_paths
+        b_test = one_owner(b_owners, F.TEST_ROLES)
+        h_test = one_owner(h_owners, F.TEST_ROLES)
+        if b_test is not None:
+            cb = base.oracle_class(b_test.address)
+            ch = head.oracle_class(h_test.address) if h_test is not None else None
+            base_class[p] = cb
+            changed = touched or h_test is None or _fields_changed(b_test, h_test) or cb != ch \
+                or (h_test is not None and h_test.skip != b_test.skip)
+            lost = h_test is None or (h_test is not None and h_test.skip and not b_test.skip)
+            is_judge = cb in (OracleClass.PROPERTY, OracleClass.LOCKED) or b_test.role in (F.REPLAY, F.PROBES)
+            if h_test is not None and not changed:
+                if ch is not None and ch.votes:
+                    vote_class[h_test.address] = ch
+            elif is_judge:
+                what = "deleted" if p in diff.deleted and h_test is None else (
+                    "lost" if lost else ("class_drop" if _rank(ch) < _rank(cb) else ("changed" if touched else "fields")))
+                oracle_changes.append(OracleChange(p, what, cb.value if cb else None, ch.value if ch else None))
+                marks.append((p, ORACLE, f"{b_test.address} is a class-{cb.value if cb else '?'} oracle at the base ({what})"))
+            elif b_test.role == F.DRAFT:
+                marks.append((p, DRAFT, ""))
+            else:
+                if h_test is not None:
+                    demoted.add(h_test.address)
+                marks.append((p, TEST, f"class-E test changed: {diff.demoted_note}" if h_test else "class-E test removed"))
+            if p in marker_added and b_test.role != F.DRAFT:
+                marks.append((p, FLAKE_CONTROL, "a flake marker (skip, xfail, rerun, timeout, ...) was added"))
+        elif h_test is not None:
+            ch = head.oracle_class(h_test.address)
+            new_tests.add(h_test.address)
+            if h_test.role == F.DRAFT:
+                marks.append((p, DRAFT, ""))
+            elif ch in (OracleClass.PROPERTY, OracleClass.LOCKED) or h_test.role in (F.REPLAY, F.PROBES):
+                oracle_changes.append(OracleChange(p, "added", None, ch.value if ch else None, additive=True))
+                marks.append((p, ORACLE, f"new class-{ch.value if ch else '?'} oracle"))
+            else:
+                marks.append((p, TEST, "new class-E test"))
+
+        # Locked files: their bytes and their lock are the oracle's expectations.
+        b_lock = one_owner(b_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        h_lock = one_owner(h_owners, F.LOCK_ROLES | {F.REPLAY, F.PROBES})
+        if b_lock is not None and b_lock.role in F.LOCK_ROLES:
+            relocked = h_lock is not None and h_lock.sha256 != b_lock.sha256
+            if touched or h_lock is None or relocked or _fields_changed(b_lock, h_lock):
+                what = "deleted" if h_lock is None else ("relocked" if relocked else ("changed" if touched else "fields"))
+                oracle_changes.append(OracleChange(p, what, None, None))
+                marks.append((p, ORACLE, f"{b_lock.alias} {b_lock.address} ({what})"))
+        elif h_lock is not None and h_lock.role in F.LOCK_ROLES and b_lock is None:
+            # A new fixture judges nothing until a test reads it; a new ledger or baseline changes
+            # what the next diff is judged by: that is never additive.
+            additive = h_lock.role == F.LOCKED_FIXTURE
+            oracle_changes.append(OracleChange(p, "added", None, None, additive=additive))
+            marks.append((p, ORACLE, f"new {h_lock.alias}"))
+
+        # Test plumbing (conftest.py, python_test_utils) and data files without a region: part of
+        # a judge when a P/L oracle uses them, part of production when production code does.
+        b_util = one_owner(b_owners, [F.TEST_UTIL, F.OTHER])
+        h_util = one_owner(h_owners, [F.TEST_UTIL, F.OTHER])
+        util = b_util or h_util
+        if util is not None and util.alias.startswith("_") and util.generator:
+            # A generator's own file (the requirements.txt behind `python_requirements`): the
+            # targets it generates carry what it declares, and they are judged for it.
+            if touched:
+                marks.append((p, OTHER, f"declares the targets of {util.generator}: they are judged for what they declare"))
+        elif util is not None and (touched or b_util is None or h_util is None or _fields_changed(b_util, h_util)):
+            carriers = [t.address for t in (b_util, h_util) if t is not None]
+            readers = diff.production_readers(carriers)
+            if util.role == F.OTHER and readers:
+                inputs.append((p, f"data file {util.address}", readers, (util.address,)))
+            elif (b_util is not None and b_util.address in closure_base) or (
+                    h_util is not None and h_util.address in closure_head):
+                oracle_changes.append(OracleChange(p, "plumbing", None, None))
+                marks.append((p, ORACLE, f"test plumbing {util.address} is used by a P/L oracle"))
+            else:
+                users = {a for facts_, t in ((base, b_util), (head, h_util)) if t is not None
+                         for a in facts_.transitive_dependents([t.address]) if facts_.is_test(a)}
+                demoted.update(a for a in users if head.is_test(a))
+                marks.append((p, TEST, f"test plumbing or data of class-E tests changed: {diff.demoted_note}"))
+    part = _Part(marks=tuple(marks), oracle_changes=tuple(oracle_changes), demoted=frozenset(demoted),
+                 inputs=tuple(inputs))
+    return _Judges(part, base_class, vote_class, frozenset(new_tests))
+
+
+def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[str]]]) -> _Part:
+    """Production files the diff changed (or whose target changed): the regions and their floors."""
+    base, head = diff.base, diff.head
+    marks: List[Mark] = []
+    findings: List[Finding] = []
+    downgrades: List[Finding] = []
+    regions: List[RegionPlan] = []
+    renamed_from_production = {new for old, new in diff.renamed_to.items()
+                               if one_owner(base.owners(old), [F.PRODUCTION])}
+    for p in diff.paths:
+        b_prod = one_owner(base.owners(p), [F.PRODUCTION])
+        h_path = diff.renamed_to.get(p, p)
+        h_prod = one_owner(head.owners(h_path), [F.PRODUCTION])
+        if b_prod is None and h_prod is None:
+            continue
+        touched = p in diff.changed_paths or h_path in diff.changed_paths
+        if b_prod is None:
+            if p in renamed_from_production:
+                continue  # judged as the rename of its base region
+            marks.append((p, PRODUCTION, "new production region"))
+            regions.append(RegionPlan(h_prod.address, p, "added", h_prod.region, h_prod.region,
+                                      _cls(_floor(h_prod.region)), diff.candidates(h_prod.address), ()))
+            continue
+        b_floor, h_floor = _floor(b_prod.region), _floor(h_prod.region if h_prod else None)
+        # A test skipped at the base (`skip_tests`) never judged anything there.
+        base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths and not t.skip]
+        base_oracles = tuple(sorted(t.paths[0] for t in base_cov
+                                    if voting_class(base, t.address) in (OracleClass.PROPERTY, OracleClass.LOCKED)))
+        static_best = best_vote(c for c in (voting_class(base, t.address) for t in base_cov) if c is not None)
+        if h_prod is None:
+            gone = p in diff.deleted and not head.owners(p)
+            if not gone:
+                findings.append(Finding(
+                    "REGION_DOWNGRADE",
+                    f"REGION_DOWNGRADE {p} was a {b_prod.region or 'unmapped'} production target at the base "
+                    f"({b_prod.address}) and is no longer production at head "
+                    f"({', '.join(t.alias for t in head.owners(p)) or 'owned by nothing'})", p))
+            marks.append((p, PRODUCTION, "base production target " + ("deleted" if gone else "reclassified")))
+            # Deleted code is judged by the oracles it had: they must still be there and pass.
+            required = static_best if gone and _rank(static_best) < _rank(b_floor) else b_floor
+            regions.append(RegionPlan(b_prod.address, p, "deleted" if gone else "reclassified", b_prod.region, None,
+                                      _cls(required), (), base_oracles))
+            continue
+        if not (touched or _fields_changed(b_prod, h_prod)):
+            continue
+        if b_floor is not None and _rank(h_floor) < _rank(b_floor):
+            downgrades.append(Finding(
+                "REGION_DOWNGRADE",
+                f"REGION_DOWNGRADE {h_path} kind {b_prod.region} -> {h_prod.region or 'none'} "
+                f"(floor {b_floor.value} -> {h_floor.value if h_floor else 'none'})", h_path))
+        required = b_floor
+        if baseline is not None and b_prod.address in baseline and not at_least(static_best, b_floor):
+            # The ratchet: a region keeps what it had; once it reaches its floor it keeps that.
+            required = _cls_or_none(baseline[b_prod.address])
+        marks.append((h_path, PRODUCTION, ""))
+        if h_path != p:
+            marks.append((p, PRODUCTION, ""))
+        regions.append(RegionPlan(h_prod.address, h_path, "changed", b_prod.region, h_prod.region, _cls(required),
+                                  diff.candidates(h_prod.address), base_oracles, old_path=p if h_path != p else None))
+    return _Part(marks=tuple(marks), findings=tuple(findings + downgrades), regions=tuple(regions))
+
+
+def _fileless_inputs(diff: _Diff) -> _Part:
+    """File-less targets whose evaluated fields changed (a requirement's version, a BUILD-only
+    target): requirements are inputs judged through their readers; the rest are regions."""
+    base, head = diff.base, diff.head
+    regions: List[RegionPlan] = []
+    inputs: List[Input] = []
+    fileless = {t.address for f in (base, head) for t in f.targets if not t.paths and t.role != F.GENERATOR}
+    for a in sorted(fileless):
+        b, h = base.by_address.get(a), head.by_address.get(a)
+        if b is not None and h is not None and not _fields_changed(b, h):
+            continue
+        if any(t is not None and t.role == F.DEPENDENCY for t in (b, h)):
+            inputs.append((a, f"requirement {a} ({'added' if b is None else 'deleted' if h is None else 'changed'})",
+                           diff.production_readers([a]), (a,)))
+            continue
+        judged = any(t is not None and t.role == F.PRODUCTION for t in (b, h)) or (
+            h is not None and any(head.is_test(x) for x in head.transitive_dependents([a])))
+        if not judged:
+            continue  # nothing any test runs depends on it: it cannot change a verdict
+        status = "added" if b is None else ("deleted" if h is None else "changed")
+        kind = b.region if b is not None else (h.region if h is not None else None)
+        regions.append(RegionPlan(a, a, status, kind, h.region if h else None, _cls(_floor(kind)),
+                                  diff.candidates(a) if h is not None else (), ()))
+    return _Part(regions=tuple(regions), inputs=tuple(inputs))
+
+
+def _lockfile_inputs(diff: _Diff, lock_changes: Mapping[str, Tuple[str, Optional[FrozenSet[str]]]]) -> _Part:
+    """Lockfiles: the requirements whose pinned projects changed (all of a resolve's when unknown)."""
+    marks: List[Mark] = []
+    inputs: List[Input] = []
+    for path, (locks, affected) in sorted(lock_changes.items()):
+        if locks.startswith("tool:"):
+            marks.append((path, ORACLE, f"the lockfile of {locks[5:]}, which runs every judge"))
+            continue
+        hit = tuple(sorted({t.address for facts_ in (diff.base, diff.head) for t in facts_.targets
+                            if t.role == F.DEPENDENCY and (affected is None or set(t.requirements) & affected)}))
+        what = "every pin unknown" if affected is None else f"{len(affected)} project(s) re-pinned"
+        inputs.append((path, f"lockfile of {locks} ({what})", diff.production_readers(hit), hit))
+    return _Part(marks=tuple(marks), inputs=tuple(inputs))
+
+
+def _inputs_through_readers(diff: _Diff, inputs: Sequence[Input], judged: Set[str],
+                            baseline: Optional[Mapping[str, Optional[str]]]) -> _Part:
+    """Inputs without a region of their own are judged through the production code that reads
+    them (`dependency` regions); one only tests use is part of their judges, like test plumbing."""
+    base, head = diff.base, diff.head
+    marks: List[Mark] = []
+    oracle_changes: List[OracleChange] = []
+    demoted: Set[str] = set()
+    regions: List[RegionPlan] = []
+    judged_now = set(judged)
+    closures = (base.oracle_closure(), head.oracle_closure())
+    for subject, what, readers, carriers in inputs:
+        if not readers:
+            users = {x for facts_ in (base, head) for x in facts_.transitive_dependents(carriers) if facts_.is_test(x)}
+            if any(c in closure for c in carriers for closure in closures):
+                oracle_changes.append(OracleChange(subject, "plumbing", None, None))
+                marks.append((subject, ORACLE, f"{what}: a P/L oracle depends on it"))
+            elif users:
+                demoted.update(a for a in users if head.is_test(a))
+                marks.append((subject, TEST, f"{what}: only class-E tests depend on it ({diff.demoted_note})"))
+            else:
+                marks.append((subject, OTHER, f"{what}: nothing any test runs depends on it"))
+            continue
+        more = f" (+{len(readers) - 1} more)" if len(readers) > 1 else ""
+        marks.append((subject, PRODUCTION, f"{what}: judged through the production code that depends on it, "
+                                           f"{readers[0]}{more}"))
+        for a in readers:
+            if a in judged_now:
+                continue
+            judged_now.add(a)
+            h = head.by_address[a]
+            b = base.by_address.get(a)
+            kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
+            reached = best_vote(c for c in (voting_class(base, t.address) for t in base.covering_tests(a)
+                                            if not t.skip and t.address not in diff.excluded) if c is not None)
+            regions.append(RegionPlan(a, h.paths[0] if h.paths else a, "dependency", kind, h.region,
+                                      _cls(_required(base, a, kind, baseline)), diff.candidates(a), (),
+                                      trigger=subject, base_best=_cls(reached)))
+    return _Part(marks=tuple(marks), oracle_changes=tuple(oracle_changes), regions=tuple(regions),
+                 demoted=frozenset(demoted))
+
+
+def _oracles_lost(diff: _Diff, regions: Sequence[RegionPlan],
+                  base_class: Mapping[str, Optional[OracleClass]]) -> Tuple[Finding, ...]:
+    """A P/L oracle that covered a changed region at the base must still cover it at head."""
+    head = diff.head
+    out: List[Finding] = []
+    for region in regions:
+        have_paths = {head.by_address[a].paths[0] for a in region.candidates
+                      if a in head.by_address and head.by_address[a].paths}
+        for path in region.base_oracles:
+            h_test = one_owner(head.owners(path), F.TEST_ROLES)
+            missing = h_test is None or h_test.skip or (region.status != "deleted" and path not in have_paths)
+            if h_test is not None and h_test.address in diff.excluded:
+                continue
+            if missing:
+                cls = base_class.get(path)
+                out.append(Finding(
+                    "ORACLE_LOST",
+                    f"ORACLE_LOST {path} (class {cls.value if cls else '?'}) covered {region.path} at the base and "
+                    f"{'is gone' if h_test is None else ('is skipped' if h_test.skip else 'no longer covers it')} at head",
+                    path))
+    return tuple(out)
+
+
+def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], inert: FrozenSet[str]) -> _Part:
+    """Changed paths no target owns (and symlinks of owned ones): listed, configuration, inert, or
+    unmapped."""
+    base, head, policy = diff.base, diff.head, diff.policy
+    marks: List[Mark] = []
+    findings: List[Finding] = []
+    for c in changes:
+        for p in filter(None, (c.path, c.old_path)):
+            if p.startswith("../"):
+                marks.append((p, UNMAPPED, "outside the build root"))
+                continue
+            if base.owners(p) or head.owners(p):
+                if c.link is not None and p == c.path:
+                    target_owned = bool(c.link and not c.link_outside and head.owners(c.link))
+                    if not target_owned:
+                        findings.append(Finding(
+                            "SYMLINK", f"SYMLINK {p} -> {c.link or '?'}: a judged path may not point at "
+                                       f"{'a path outside the build root' if c.link_outside else 'an unowned file'}", p))
+                continue
+            if judged_as_configuration(p):
+                if p not in marked:
+                    marks.append((p, OTHER, "configuration: judged by what it changes"))
+            elif matches(p, policy.other_globs):
+                marks.append((p, OTHER, ""))
+            elif p == c.path and c.old_path and not (base.owners(c.old_path) or head.owners(c.old_path)) \
+                    and matches(c.old_path, policy.other_globs) and (not p.endswith((".py", ".pyi")) or p in inert):
+                # Data and other tools' files keep their policy when moved; Python code moved out
+                # of a listed tree could be production a BUILD glob missed: it stays unmapped.
+                marks.append((p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned"))
+            elif p in inert:
+                marks.append((p, OTHER, "owned by no target and holds no code (an empty package marker)"))
+            elif p not in marked and p not in {m[0] for m in marks}:
+                marks.append((p, UNMAPPED, "owned by no target"))
+    return _Part(marks=tuple(marks), findings=tuple(findings))
 
 
 def judges_lost_elsewhere(base: Facts, head: Facts, policy: Policy, judged: Set[str]) -> List[Finding]:
@@ -756,7 +852,7 @@ def _cls_or_none(value: Optional[str]) -> Optional[OracleClass]:
     return OracleClass(value) if value else None
 
 
-def _candidates(head: Facts, address: str, excluded: Set[str]) -> Tuple[str, ...]:
+def _candidates(head: Facts, address: str, excluded: AbstractSet[str]) -> Tuple[str, ...]:
     return tuple(t.address for t in head.covering_tests(address) if t.address not in excluded and not t.skip)
 
 

@@ -11,7 +11,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from .compare import LANES, Comparison, Finding
 from .signature import normalize_name
-from .verdict import GateInput, Reason, Severity, Verdict, VERDICTS
+from .verdict import GateInput, Reason, Severity, Verdict
 
 SCHEMA = "oracle-gate/report"
 SCHEMA_VERSION = 3

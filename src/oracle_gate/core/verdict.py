@@ -18,7 +18,7 @@ from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence,
 
 from .classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
 from .compare import Comparison, Finding, RegionPlan
-from .ledger import FreezeEntry, Ledger, ledger_problems, matching_entry
+from .ledger import FreezeEntry, Ledger, matching_entry
 from .signature import normalize_name
 
 EXIT_MERGE = 0
@@ -298,15 +298,60 @@ def _listed_test(ledgers: Sequence[Ledger], case: Case, today: datetime.date) ->
 # -- the whole verdict ----------------------------------------------------------------------------------
 
 def evaluate(gi: GateInput) -> Verdict:
+    """The verdict, phase by phase: static findings, each run judged once, the regions' floors and
+    evidence, mutation numbness, the freeze rules, the empty vote, then the ladder's ranks."""
     comp = gi.comparison
-    classes = comp.class_of
-    demoted = set(comp.demoted)
-    new = set(comp.new_tests)
-    excluded = set(comp.excluded)
-    min_examples = dict(gi.min_examples)
-    locked_expected = dict(gi.locked_expected)
-    reasons: List[Reason] = []
+    class_of = comp.judge_classes
+    votes = _votes(gi)
+    region_reasons, region_verdicts = _region_verdicts(gi, votes)
+    reasons: List[Reason] = [*_static_reasons(gi), *votes.reasons, *region_reasons, *_numbness(gi, votes.newcomers),
+                             *_freeze_rules(gi, votes.judged)]
+    production_changed = comp.production_changed
+    if production_changed and gi.ran_oracles and not votes.voters and not any(r.cases for r in gi.runs):
+        reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
+                              f"EMPTY_VOTE {sum(1 for r in comp.regions if r.status != 'audited')} production "
+                              f"target(s) changed and no oracle test executed"))
 
+    reasons = list({r.line: r for r in reasons}.values())
+    if any(r.severity is Severity.INFRA for r in reasons) or not gi.ran_oracles:
+        # Missing evidence is not a floor miss: say what broke (or that a policy failure stopped
+        # the run), not what it caused.
+        reasons = [r for r in reasons if r.code not in ("FLOOR", "UNEXERCISED", "EMPTY_VOTE")]
+    if not gi.ran_oracles and comp.regions:
+        reasons.append(Reason("NOT_RUN", Severity.INFO,
+                              "NOT_RUN no oracle ran: the verdict was already a policy failure "
+                              "(--oracle-gate-run-all runs them anyway)"))
+    ranks, stopped = _ranks(gi, reasons, votes.judged, class_of)
+    required_idx = RANKS.index(gi.min_rank_required) if gi.min_rank_required in RANKS else 2
+    for name, status, _ in ranks[: required_idx + 1]:
+        if status == "not_run" and stopped is None and gi.ran_oracles:
+            reasons.append(Reason("RANK_NOT_RUN", Severity.POLICY,
+                                  f"RANK_NOT_RUN {name}: min_rank_required={gi.min_rank_required} and this rank did not run"))
+    name, status, _ = ranks[required_idx]
+    needed_by = rank_needed_by(name, region_verdicts)
+    if status == "nothing_to_check" and needed_by is not None and stopped is None and gi.ran_oracles:
+        reasons.append(Reason("RANK_UNCHECKED", Severity.POLICY,
+                              f"RANK_UNCHECKED {name}: min_rank_required={gi.min_rank_required} and this rank checked "
+                              f"nothing, while {needed_by[0]} ({needed_by[1]}) needs it", needed_by[0]))
+    oracle_verdicts = _oracle_verdicts(gi, votes.judged, class_of, set(votes.voters) | set(votes.newcomers))
+    return Verdict(
+        exit_code=_exit_code(reasons),
+        reasons=tuple(_ordered(reasons)),
+        regions=tuple(region_verdicts),
+        oracles=oracle_verdicts,
+        ranks=ranks,
+        stopped_at=stopped,
+        voters=votes.voters,
+        newcomers=votes.newcomers,
+    )
+
+
+
+
+def _static_reasons(gi: GateInput) -> Tuple[Reason, ...]:
+    """What the comparison and the static checks found, before anything ran."""
+    comp = gi.comparison
+    reasons: List[Reason] = []
     for f in (*comp.findings, *gi.findings):
         if f.code == "CONFIG_CHANGE" and gi.lane == "human" and not comp.production_changed:
             # A reviewed configuration change landing on its own: nothing it could weaken is judged
@@ -323,9 +368,29 @@ def evaluate(gi: GateInput) -> Verdict:
     reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.engine_errors]
     reasons += [Reason("INFRA_ERROR", Severity.INFRA, line) for line in gi.infra_errors]
 
+    return tuple(reasons)
+
+
+@dataclass(frozen=True)
+class _Votes:
+    """Each run judged once; who votes on this diff, and who judges only new code."""
+
+    judged: Mapping[str, RunJudgement]
+    voters: Tuple[str, ...]
+    newcomers: Tuple[str, ...]  # new P/L oracles that passed: they judge added regions and symbols only
+    reasons: Tuple[Reason, ...]
+
+
+def _votes(gi: GateInput) -> _Votes:
+    comp = gi.comparison
+    classes = comp.class_of
+    demoted = set(comp.demoted)
+    new = set(comp.new_tests)
+    min_examples = dict(gi.min_examples)
+    locked_expected = dict(gi.locked_expected)
+    reasons: List[Reason] = []
     # Each run judged once; only oracles that may vote on this diff can vote.
     judged: Dict[str, RunJudgement] = {}
-    runs = {r.address: r for r in gi.runs}
     fresh = comp.newcomer_classes
     for run in sorted(gi.runs, key=lambda r: r.address):
         voting = (run.address in classes and run.address not in demoted and run.address not in new) or run.address in fresh
@@ -337,8 +402,19 @@ def evaluate(gi: GateInput) -> Verdict:
     voter_set = set(voters)
     # New code, new judges: a new P/L oracle that passed judges added regions and added symbols only.
     newcomers = sorted(a for a in fresh if a in judged and judged[a].passed and a not in voter_set)
-    class_of = comp.judge_classes
+    return _Votes(judged, tuple(voters), tuple(newcomers), tuple(reasons))
 
+
+def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], Tuple[RegionVerdict, ...]]:
+    """Each region: its floor (or baseline class) against the best class that voted, and every
+    changed symbol against the voters that executed it."""
+    comp = gi.comparison
+    class_of = comp.judge_classes
+    demoted = set(comp.demoted)
+    runs = {r.address: r for r in gi.runs}
+    voters, newcomers = votes.voters, votes.newcomers
+    voter_set = set(voters)
+    reasons: List[Reason] = []
     executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in (*voters, *newcomers)}
     symbols_by_path: Dict[str, List[ChangedSymbolEvidence]] = {}
     for s in gi.symbols:
@@ -414,7 +490,12 @@ def evaluate(gi: GateInput) -> Verdict:
                         region.path))
         region_verdicts.append(RegionVerdict(region, need, have, region_voters, tuple(sym_results)))
 
-    # Mutation numbness: a changed symbol whose every mutant survived its voters.
+    return tuple(reasons), tuple(region_verdicts)
+
+
+def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
+    """Mutation numbness: a changed line whose every mutant survived its voters."""
+    reasons: List[Reason] = []
     newcomer_set = set(newcomers)
     by_symbol: Dict[Tuple[str, str], List[MutantResult]] = {}
     for m in gi.mutants:
@@ -461,7 +542,13 @@ def evaluate(gi: GateInput) -> Verdict:
                                   f"(code only its new oracles judge needs most of its value mutants killed: "
                                   f"e.g. {fine_survived[0].description})", path))
 
-    # Freezes the diff adds must each be observed failing in this very run.
+    return tuple(reasons)
+
+
+def _freeze_rules(gi: GateInput, judged: Mapping[str, RunJudgement]) -> Tuple[Reason, ...]:
+    comp = gi.comparison
+    """Freezes the diff adds must each be observed failing in this very run."""
+    reasons: List[Reason] = []
     observed = {(c.signature, normalize_name(c.nodeid), c.exception)
                 for r in gi.runs for c in r.cases if c.outcome in FAILED_OUTCOMES | SKIP_OUTCOMES}
     for row in gi.new_ledger_rows:
@@ -479,44 +566,7 @@ def evaluate(gi: GateInput) -> Verdict:
         reasons.append(Reason("FREEZE_HIT_ON_EMPTY_DIFF", Severity.POLICY,
                               f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen test(s) while no production "
                               f"target changed: {frozen_hits[0]}"))
-    production_changed = comp.production_changed
-    if production_changed and gi.ran_oracles and not voters and not any(r.cases for r in gi.runs):
-        reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
-                              f"EMPTY_VOTE {sum(1 for r in comp.regions if r.status != 'audited')} production "
-                              f"target(s) changed and no oracle test executed"))
-
-    reasons = list({r.line: r for r in reasons}.values())
-    if any(r.severity is Severity.INFRA for r in reasons) or not gi.ran_oracles:
-        # Missing evidence is not a floor miss: say what broke (or that a policy failure stopped
-        # the run), not what it caused.
-        reasons = [r for r in reasons if r.code not in ("FLOOR", "UNEXERCISED", "EMPTY_VOTE")]
-    if not gi.ran_oracles and comp.regions:
-        reasons.append(Reason("NOT_RUN", Severity.INFO,
-                              "NOT_RUN no oracle ran: the verdict was already a policy failure "
-                              "(--oracle-gate-run-all runs them anyway)"))
-    ranks, stopped = _ranks(gi, reasons, judged, class_of)
-    required_idx = RANKS.index(gi.min_rank_required) if gi.min_rank_required in RANKS else 2
-    for name, status, _ in ranks[: required_idx + 1]:
-        if status == "not_run" and stopped is None and gi.ran_oracles:
-            reasons.append(Reason("RANK_NOT_RUN", Severity.POLICY,
-                                  f"RANK_NOT_RUN {name}: min_rank_required={gi.min_rank_required} and this rank did not run"))
-    name, status, _ = ranks[required_idx]
-    needed_by = rank_needed_by(name, region_verdicts)
-    if status == "nothing_to_check" and needed_by is not None and stopped is None and gi.ran_oracles:
-        reasons.append(Reason("RANK_UNCHECKED", Severity.POLICY,
-                              f"RANK_UNCHECKED {name}: min_rank_required={gi.min_rank_required} and this rank checked "
-                              f"nothing, while {needed_by[0]} ({needed_by[1]}) needs it", needed_by[0]))
-    oracle_verdicts = _oracle_verdicts(gi, judged, class_of, voter_set | set(newcomers))
-    return Verdict(
-        exit_code=_exit_code(reasons),
-        reasons=tuple(_ordered(reasons)),
-        regions=tuple(region_verdicts),
-        oracles=oracle_verdicts,
-        ranks=ranks,
-        stopped_at=stopped,
-        voters=tuple(voters),
-        newcomers=tuple(newcomers),
-    )
+    return tuple(reasons)
 
 
 def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:

@@ -8,7 +8,7 @@ import hashlib
 import os
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pants.backend.project_info.dependents import AddressToDependents
 from pants.backend.python.target_types import (
@@ -21,7 +21,7 @@ from pants.backend.python.target_types import (
 from pants.core.target_types import AssetSourceField
 from pants.base.build_root import BuildRoot
 from pants.engine.addresses import Address
-from pants.engine.fs import Digest, DigestContents, DigestEntries, FileEntry, PathGlobs
+from pants.engine.fs import DigestContents, DigestEntries, FileEntry, PathGlobs
 from pants.engine.console import Console
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule

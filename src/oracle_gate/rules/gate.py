@@ -15,7 +15,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from pants.base.build_root import BuildRoot
 from pants.core.util_rules.distdir import DistDir
@@ -30,7 +30,7 @@ from pants.base.specs import Specs
 from pants.engine.target import FilteredTargets, Targets
 from pants.option.global_options import GlobalOptions
 from pants.source.source_root import SourceRoot, SourceRootRequest
-from pants.option.option_types import BoolOption, DictOption, EnumOption, IntOption, StrListOption, StrOption
+from pants.option.option_types import BoolOption, DictOption, IntOption, StrListOption, StrOption
 from pants.util.strutil import help_text
 
 from oracle_gate.core import compare as C
@@ -904,20 +904,9 @@ async def run_oracle_gate(
                      inert=frozenset(p for p in changed_py if _is_py(p) and holds_no_code(src.base.get(p))
                                      and holds_no_code(src.head.get(p))))
 
-    oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
-    production_sources, module_of_path = await _production_sources(head, comp)
     symbols = _changed_symbols(comp, src)
-    # Production code this diff adds or changes, by dotted name: no oracle may take its expected
-    # values from it.
-    diff_code = frozenset(f"{module_of_path[s.path]}.{s.qualname}" for s in symbols
-                          if s.change in ("added", "changed") and s.qualname != MODULE and s.path in module_of_path)
-    findings: List[C.Finding] = []
-    findings += _drift(head)
-    findings += _test_aware(base, comp, src, oracle_paths)
-    findings += _tautologies(comp, head, src, production_sources, policy, diff_code)
-    if isinstance(baseline, str):
-        findings.append(C.Finding("BASELINE_DRIFT", baseline))
-    findings += _excluded(head, comp, policy)
+    findings = _static_findings(base, head, comp, src, policy, symbols, baseline,
+                                await _production_sources(head, comp))
     ledgers, ledger_errors, new_rows = _ledgers(base, head, comp, policy, today)
 
     static_fail = V.static_policy_failure([*comp.findings, *findings]) or bool(ledger_errors)
@@ -936,35 +925,16 @@ async def run_oracle_gate(
         targets = await targets_of(planned)
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
-    # One line when the test processes ran without the jail asked for; a failure when it was required.
-    unjailed = min((r.jail for r in records if r.jail), default="")
-    jail_findings: Tuple[C.Finding, ...] = ()
-    jail_errors: Tuple[str, ...] = ()
-    if unjailed and policy.require_jail:
-        jail_errors = (f"INFRA_ERROR jail: {unjailed} (--oracle-gate-require-jail: no test may run unjailed)",)
-    elif unjailed:
-        jail_findings = (C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({unjailed})"),)
-
+    jail_findings, jail_errors = _jail_outcome(records, policy)
     runs_judged = oracle_runs(records, head, comp, src, run_id)
-    # What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
-    # lock is FIXTURE_DRIFT): a different digest after a run means the code under test rewrote it.
-    locked_expected = tuple(sorted((t.paths[0], head.text_map[f"sha256:{t.paths[0]}"]) for t in head.targets
-                                   if t.sha256 and t.paths and f"sha256:{t.paths[0]}" in head.text_map))
-    # The example floor is the base's: lowering `min_examples` is an oracle change.
-    min_examples = tuple(sorted((a, t.min_examples or 0) for a, t in base.by_address.items()
-                                if t.role == F.PROPERTY and a in head.by_address))
-    # A new property judges new code: it meets the strictest floor the base's properties set.
-    standard = max((n for _, n in min_examples), default=0)
-    min_examples += tuple((a, max(standard, head.by_address[a].min_examples or 0)) for a, _ in comp.newcomers
-                          if head.by_address[a].role == F.PROPERTY)
     gi = V.GateInput(
         mode=mode, comparison=comp, runs=runs_judged, symbols=symbols, ledgers=ledgers,
         new_ledger_rows=new_rows, ledger_errors=ledger_errors,
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
-        min_examples=min_examples, locked_expected=locked_expected, findings=(*findings, *jail_findings),
-        infra_errors=jail_errors, min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
-        lane=policy.lane,
+        min_examples=_min_examples(base, head, comp), locked_expected=_locked_expected(head),
+        findings=(*findings, *jail_findings), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
+        today=today, ran_oracles=ran, lane=policy.lane,
     )
     verdict = V.evaluate(gi)
     # R3 numbness runs only when everything below it held (the ladder stops at the first failure).
@@ -974,6 +944,53 @@ async def run_oracle_gate(
         verdict = V.evaluate(gi)
 
     return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
+
+
+def _static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sources, policy: Policy,
+                     symbols: Sequence[V.ChangedSymbolEvidence], baseline: Union[Baseline, str, None],
+                     production: Tuple[Mapping[str, str], Mapping[str, str]]) -> List[C.Finding]:
+    """What the gate finds before anything runs, beyond the comparison: locked-file drift,
+    test-aware code, tautologies, baseline drift, exclusions."""
+    production_sources, module_of_path = production
+    oracle_paths = sorted({p for t in base.targets if (t.is_test and base.oracle_class(t.address) in (
+        V.OracleClass.PROPERTY, V.OracleClass.LOCKED)) or t.role in F.LOCK_ROLES for p in t.paths})
+    # Production code this diff adds or changes, by dotted name: no oracle may take its expected
+    # values from it.
+    diff_code = frozenset(f"{module_of_path[s.path]}.{s.qualname}" for s in symbols
+                          if s.change in ("added", "changed") and s.qualname != MODULE and s.path in module_of_path)
+    findings: List[C.Finding] = [*_drift(head), *_test_aware(base, comp, src, oracle_paths),
+                                 *_tautologies(comp, head, src, production_sources, policy, diff_code)]
+    if isinstance(baseline, str):
+        findings.append(C.Finding("BASELINE_DRIFT", baseline))
+    findings += _excluded(head, comp, policy)
+    return findings
+
+
+def _jail_outcome(records: Sequence[TargetRecord], policy: Policy) -> Tuple[Tuple[C.Finding, ...], Tuple[str, ...]]:
+    """One line when the test processes ran without the jail asked for; a failure when it was required."""
+    unjailed = min((r.jail for r in records if r.jail), default="")
+    if unjailed and policy.require_jail:
+        return (), (f"INFRA_ERROR jail: {unjailed} (--oracle-gate-require-jail: no test may run unjailed)",)
+    if unjailed:
+        return (C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({unjailed})"),), ()
+    return (), ()
+
+
+def _locked_expected(head: F.Facts) -> Tuple[Tuple[str, str], ...]:
+    """What each locked file held when the sandboxes started (the head's bytes; a mismatch with its
+    lock is FIXTURE_DRIFT): a different digest after a run means the code under test rewrote it."""
+    return tuple(sorted((t.paths[0], head.text_map[f"sha256:{t.paths[0]}"]) for t in head.targets
+                        if t.sha256 and t.paths and f"sha256:{t.paths[0]}" in head.text_map))
+
+
+def _min_examples(base: F.Facts, head: F.Facts, comp: C.Comparison) -> Tuple[Tuple[str, int], ...]:
+    """The example floor is the base's (lowering `min_examples` is an oracle change); a new property
+    judges new code: it meets the strictest floor the base's properties set."""
+    floors = tuple(sorted((a, t.min_examples or 0) for a, t in base.by_address.items()
+                          if t.role == F.PROPERTY and a in head.by_address))
+    standard = max((n for _, n in floors), default=0)
+    return floors + tuple((a, max(standard, head.by_address[a].min_examples or 0)) for a, _ in comp.newcomers
+                          if head.by_address[a].role == F.PROPERTY)
 
 
 def written_by_diff(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime
 import json
 import os
-import posixpath
 import shutil
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -26,6 +25,7 @@ from pants.engine.process import FallibleProcessResult, Process
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
 from pants.engine.target import FilteredTargets, Target
 from pants.source.source_root import SourceRoot, SourceRootRequest
+from pants.option.global_options import GlobalOptions
 from pants.option.option_types import BoolOption, StrListOption, StrOption
 from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
@@ -43,7 +43,7 @@ from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.rules.gate import Sources, oracle_runs, run_set, targets_of
 from oracle_gate.rules.git_diff import GitDiffError, tracked_files
 from oracle_gate.rules.lock import rewrite_lock, write_adoption
-from oracle_gate.rules.runs import OracleRuns, OracleRunsRequest
+from oracle_gate.rules.runs import Jail, OracleRuns, OracleRunsRequest
 from oracle_gate.target_types import OracleDraftField, ReplaySourceField, Sha256Field
 
 # -- oracle-ratchet (writes the baseline) ----------------------------------------------------------------------------------
@@ -72,7 +72,7 @@ class OracleRatchet(Goal):
 
 @goal_rule
 async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsystem, build_root: BuildRoot,
-                                specified: FilteredTargets, run_id: RunId) -> OracleRatchet:
+                                specified: FilteredTargets, run_id: RunId, global_options: GlobalOptions) -> OracleRatchet:
     tree = await Get(TreeFacts, TreeFactsRequest())
     facts = tree.facts
     # The exclusions the gate will use (the configuration's), and any given here.
@@ -83,7 +83,10 @@ async def write_oracle_baseline(console: Console, subsystem: OracleRatchetSubsys
     planned = run_set(facts, comp)
     records = ()
     if planned:
-        runs = await Get(OracleRuns, OracleRunsRequest(tuple(await targets_of(planned))))
+        # Jailed as the gate will run them (the configuration's `jail`): a test that passes only
+        # outside the jail never enters the baseline as a voter the gate cannot reproduce.
+        jail = Jail(bool(facts.option("oracle-gate.jail", True)), False, (str(global_options.named_caches_dir),))
+        runs = await Get(OracleRuns, OracleRunsRequest(tuple(await targets_of(planned)), jail=jail))
         records = runs.records
     # The regions' sources map each executed code object to its symbol: what was exercised then.
     py_regions = sorted({r.path for r in comp.regions if r.path.endswith(".py")})

@@ -4,8 +4,9 @@
 
 Linux namespaces, set up before the test command starts:
 - mount: every mount is remounted read-only except the sandbox (the working directory), the
-  writable directories named (Pants' named caches, where pex builds its virtualenvs) and a private
-  `/dev/shm`; TMPDIR points into the sandbox;
+  writable directories named (Pants' named caches, where pex builds its virtualenvs), and a private,
+  empty `/tmp`, `/var/tmp` and `/dev/shm` (a test that writes there by name keeps working; nothing
+  it writes outlives the run); TMPDIR points into the sandbox;
 - network: a namespace of its own with only a loopback interface;
 - PID: the command runs under a small init, PID 1 of a namespace of its own, so every process it
   starts dies with it (and it dies with this wrapper): nothing outlives the run. The command itself
@@ -31,6 +32,7 @@ MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
 _KEPT_FLAGS = {"nosuid": MS_NOSUID, "nodev": MS_NODEV, "noexec": MS_NOEXEC, "noatime": MS_NOATIME,
                "nodiratime": MS_NODIRATIME, "relatime": MS_RELATIME}
 PR_SET_PDEATHSIG = 1
+PRIVATE_TMP = ("/tmp", "/var/tmp")
 EXIT_REFUSED = 97
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -80,6 +82,7 @@ def enter(writable) -> None:
     uid, gid = os.geteuid(), os.getegid()
     if uid != 0:
         flags |= CLONE_NEWUSER
+    cwd = os.path.realpath(os.getcwd())
     _check(_libc.unshare(flags), "unshare")
     if uid != 0:
         with open("/proc/self/setgroups", "w") as f:
@@ -92,9 +95,20 @@ def enter(writable) -> None:
     keep = [os.path.realpath(p) for p in writable if os.path.isdir(p)]
     for path in keep:
         _mount(path, path, None, MS_BIND | MS_REC)
-    os.chdir(os.path.realpath(os.getcwd()))  # through the writable mount now on top of it
+    private = [t for t in PRIVATE_TMP if os.path.isdir(t) and not os.path.islink(t)]
+    for tmp in private:
+        # An empty /tmp of its own: a test that writes there by name keeps working, and nothing it
+        # writes outlives the run. What must stay writable under it is mounted back in.
+        inside = [k for k in keep if _under(k, tmp)]
+        handles = [os.open(k, os.O_PATH) for k in inside]
+        _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+        for path, fd in zip(inside, handles):
+            os.makedirs(path, exist_ok=True)
+            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            os.close(fd)
+    os.chdir(cwd)  # through the writable mount now on top of it
     for point, kept in _mounts():
-        if any(_under(point, k) for k in keep) or _under(point, "/proc") or _under(point, "/dev/shm"):
+        if any(_under(point, k) for k in (*keep, *private, "/proc", "/dev/shm")):
             continue
         try:
             _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
