@@ -586,3 +586,14 @@ def test_a_dependency_region_below_its_class_names_what_changed_and_an_older_gap
     assert not any(r.path == "src/billing/worker.py" and r.code == "FLOOR" for r in reasons)
     assert any(r.code == "UNJUDGED" and r.line.startswith("UNJUDGED src/billing/worker.py: 3rdparty/python:reqs#attrs "
                                                           "changed what it reads") for r in reasons)
+
+
+def test_a_floor_missed_because_the_diff_demoted_the_only_covering_test_says_so():
+    facts = small({"src/pkg/b.py": ["tests/test_b.py"]})
+    comp = compare(facts, facts, [Change("src/pkg/b.py", "M"), Change("tests/test_b.py", "M")], Policy(),
+                   baseline={"src/pkg/b.py": "E"})
+    run = OracleRun("tests/test_b.py", "tests/test_b.py", 0, True, (Case("tests/test_b.py::test_b", "passed"),),
+                    executed=frozenset({("src/pkg/b.py", "<module>")}))
+    floor = [r.line for r in evaluate(GateInput("diff", comp, (run,), today=TODAY)).reasons if r.code == "FLOOR"]
+    assert floor == ["FLOOR src/pkg/b.py kind=pure need=E have=none (demoted: the diff changes tests/test_b.py or its "
+                     "test plumbing, which covered it)"]

@@ -577,7 +577,7 @@ def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:
     lowered = [a for a in region.candidates if a in demoted]
     if lowered:
         more = f" (+{len(lowered) - 1} more)" if len(lowered) > 1 else ""
-        why.append(f"the diff changes {lowered[0]}{more}, which covered it: demoted")
+        why.append(f"demoted: the diff changes {lowered[0]}{more} or its test plumbing, which covered it")
     elif not region.candidates:
         why.append("no test depends on it at head")
     return f" ({'; '.join(why)})" if why else ""
