@@ -3,7 +3,8 @@
 
 Adopt at commit A as README says (in a private worktree: the plugin enabled through an overlay
 config file, `oracle-regions --oracle-regions-write ::`, `oracle-ratchet ::`, one commit), then
-cherry-pick each later commit on top and gate it against its predecessor in both lanes; beside it,
+put each later first-parent commit on top (its tree, merges included, with the adoption's edits applied
+again) and gate it against its predecessor in both lanes; beside it,
 time the plain `pants --changed-since=<parent> --changed-dependents=transitive test` of the same
 commit. Every Pants run is a cold process (`--no-pantsd`) with the process cache off
 (`--no-local-cache`), as a CI machine with a new merge base runs it. Prints one row per commit and
@@ -44,6 +45,7 @@ GIT_ID = {"GIT_AUTHOR_NAME": "replay", "GIT_AUTHOR_EMAIL": "replay@example.com",
           "GIT_COMMITTER_NAME": "replay", "GIT_COMMITTER_EMAIL": "replay@example.com"}
 VERDICTS = {0: "merge", 1: "product", 2: "policy", 3: "empty vote", 4: "infra"}
 INFO = {"EXCLUDED", "UNJUDGED", "DIAGNOSTIC", "NOT_RUN", "NOTE"}
+ADOPTED = "adopt oracle-gate (regions, unowned paths, baseline)"  # the adoption commit's subject
 
 
 @dataclass
@@ -125,8 +127,32 @@ class Replay:
         if ratchet.returncode != 0:
             raise SystemExit(f"replay: oracle-ratchet failed (exit {ratchet.returncode}); see {self.logs}/adopt-ratchet.log")
         self.git("add", "-A")
-        self.git("commit", "-q", "-m", "adopt oracle-gate (regions, unowned paths, baseline)")
+        self.git("commit", "-q", "-m", ADOPTED)
         print(f"replay: adopted at {self.args.adopt[:10]} in {regions.seconds + ratchet.seconds:.0f}s", flush=True)  # type: ignore[attr-defined]
+
+    def apply(self, sha: str) -> str:
+        """Put upstream's commit on top of the adopted tree: upstream's whole tree at `sha` (a merge
+        commit included) with the adoption's own edits applied again (three-way), committed with
+        upstream's message. One commit that cannot be applied never makes the ones after it drift.
+        Returns '' or why it could not be applied."""
+        adoption = self.git("log", "-1", "--format=%H", "--fixed-strings", f"--grep={ADOPTED}")
+        self.git("read-tree", "-u", "--reset", sha)
+        patch = subprocess.run(["git", "diff", "--binary", f"{adoption}^", adoption], cwd=self.tree, env=self.env,
+                               stdout=subprocess.PIPE, check=True).stdout
+        applied = subprocess.run(["git", "apply", "--3way", "--index"], cwd=self.tree, env=self.env, input=patch,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if applied.returncode != 0:
+            self.git("reset", "-q", "--hard", "HEAD", check=False)
+            said = applied.stdout.decode("utf-8", "replace").splitlines()
+            first = next((line for line in said if "conflict" in line.lower() or "error" in line.lower()), said[0] if said else "?")
+            return f"the adoption's edits do not apply to its tree ({first.strip()[:100]})"
+        self.git("commit", "-q", "--allow-empty", "-m", self.git("log", "-1", "--format=%B", sha))
+        return ""
+
+    def adopted(self) -> bool:
+        """The worktree of an earlier run holds a finished adoption commit."""
+        return (self.tree / ".git").exists() and bool(
+            self.git("log", "--format=%H", "--fixed-strings", f"--grep={ADOPTED}", check=False))
 
     def commits(self) -> List[str]:
         """The commits to replay, resolved in the clone (before the worktree moves on)."""
@@ -138,11 +164,9 @@ class Replay:
         subject = self.git("log", "-1", "--format=%s", sha)
         changed = self.git("diff", "--name-only", f"{sha}^", sha).splitlines()
         row = Row(sha[:10], subject[:60], len(changed))
-        picked = subprocess.run(["git", "cherry-pick", "--allow-empty", "--keep-redundant-commits", sha], cwd=self.tree,
-                                env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if picked.returncode != 0:
-            self.git("cherry-pick", "--abort", check=False)
-            row.note = "cherry-pick conflict with the adoption commit: skipped"
+        problem = self.apply(sha)
+        if problem:
+            row.note = f"not applied: {problem}: skipped (the next row's diff includes this commit)"
             return row
         plain = self.pants(f"{sha[:10]}-plain", "--changed-since=HEAD^", "--changed-dependents=transitive", "test")
         row.plain_exit, row.plain_seconds = plain.returncode, plain.seconds  # type: ignore[attr-defined]
@@ -214,8 +238,8 @@ def render(rows: Sequence[Row], lanes: Sequence[str]) -> str:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--repo", required=True, help="a git clone of the repository (a worktree is added to it)")
-    p.add_argument("--adopt", required=True, help="the commit to adopt at")
+    p.add_argument("--repo", help="a git clone of the repository (a worktree is added to it)")
+    p.add_argument("--adopt", help="the commit to adopt at")
     p.add_argument("--until", default="HEAD", help="replay commits after --adopt up to this ref (first parent)")
     p.add_argument("--count", type=int, default=30)
     p.add_argument("--pants", help="the Pants command to run (default: this repository's ./pants launcher)")
@@ -230,12 +254,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = p.parse_args(argv)
     if args.render_only:
         return render_only(args)
+    if not args.repo or not args.adopt:
+        p.error("--repo and --adopt are required (except with --render-only)")
     args.lanes = [lane for lane in args.lanes.split(",") if lane]
     replay = Replay(args)
     todo = replay.commits()
     rows: List[Row] = []
     done_file = replay.work / "rows.jsonl"
-    if args.resume and (replay.tree / ".git").exists():  # the adopted worktree of an earlier run, and its rows
+    if args.resume and replay.adopted():  # the adopted worktree of an earlier run, and its rows
         rows = load_rows(replay.work, args.exclude_glob) if done_file.exists() else []
         done = {r.sha for r in rows}
         todo = [sha for sha in todo if sha[:10] not in done]
