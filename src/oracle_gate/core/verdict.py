@@ -346,8 +346,6 @@ def evaluate(gi: GateInput) -> Verdict:
     )
 
 
-
-
 def _static_reasons(gi: GateInput) -> Tuple[Reason, ...]:
     """What the comparison and the static checks found, before anything ran."""
     comp = gi.comparison
@@ -367,7 +365,6 @@ def _static_reasons(gi: GateInput) -> Tuple[Reason, ...]:
     # Graph errors name their code first: GRAPH_ERROR (the head) or BASE_UNEVALUABLE (the base).
     reasons += [Reason(line.split(" ", 1)[0], Severity.POLICY, line) for line in gi.engine_errors]
     reasons += [Reason("INFRA_ERROR", Severity.INFRA, line) for line in gi.infra_errors]
-
     return tuple(reasons)
 
 
