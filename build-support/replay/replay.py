@@ -87,6 +87,7 @@ class Replay:
         self.env.update(GIT_ID)
         self.env["PANTS_CONFIG_FILES"] = "+[" + ", ".join(repr(f) for f in files) + "]"
         self.pants_cmd = args.pants.split() if args.pants else [str(HERE / "pants")]  # it finds pants.toml from its cwd
+        self.adoption_patch: Optional[bytes] = None  # the adoption commit's own edits
 
     # -- running ----------------------------------------------------------------------------------
     def git(self, *args: str, cwd: Optional[Path] = None, check: bool = True) -> str:
@@ -135,10 +136,12 @@ class Replay:
         commit included) with the adoption's own edits applied again (three-way), committed with
         upstream's message. One commit that cannot be applied never makes the ones after it drift.
         Returns '' or why it could not be applied."""
-        adoption = self.git("log", "-1", "--format=%H", "--fixed-strings", f"--grep={ADOPTED}")
+        if self.adoption_patch is None:  # the same for every commit: read once
+            adoption = self.git("log", "-1", "--format=%H", "--fixed-strings", f"--grep={ADOPTED}")
+            self.adoption_patch = subprocess.run(["git", "diff", "--binary", f"{adoption}^", adoption], cwd=self.tree,
+                                                 env=self.env, stdout=subprocess.PIPE, check=True).stdout
+        patch = self.adoption_patch
         self.git("read-tree", "-u", "--reset", sha)
-        patch = subprocess.run(["git", "diff", "--binary", f"{adoption}^", adoption], cwd=self.tree, env=self.env,
-                               stdout=subprocess.PIPE, check=True).stdout
         applied = subprocess.run(["git", "apply", "--3way", "--index"], cwd=self.tree, env=self.env, input=patch,
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         if applied.returncode != 0:

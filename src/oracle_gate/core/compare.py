@@ -605,7 +605,7 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
         base_cov = [t for t in base.covering_tests(b_prod.address) if t.paths and not t.skip]
         base_oracles = tuple(sorted(t.paths[0] for t in base_cov
                                     if voting_class(base, t.address) in (OracleClass.PROPERTY, OracleClass.LOCKED)))
-        static_best = best_vote(c for c in (voting_class(base, t.address) for t in base_cov) if c is not None)
+        static_best = _best_of(base, base_cov)
         if h_prod is None:
             gone = p in diff.deleted and not head.owners(p)
             if not gone:
@@ -713,10 +713,10 @@ def _inputs_through_readers(diff: _Diff, inputs: Sequence[Input], judged: Set[st
             h = head.by_address[a]
             b = base.by_address.get(a)
             kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
-            reached = best_vote(c for c in (voting_class(base, t.address) for t in base.covering_tests(a)
-                                            if not t.skip and t.address not in diff.excluded) if c is not None)
+            covering = [t for t in base.covering_tests(a) if not t.skip]  # one walk for both
+            reached = _best_of(base, (t for t in covering if t.address not in diff.excluded))
             regions.append(RegionPlan(a, h.paths[0] if h.paths else a, "dependency", kind, h.region,
-                                      _cls(_required(base, a, kind, baseline)), diff.candidates(a), (),
+                                      _cls(_required(base, a, kind, baseline, covering)), diff.candidates(a), (),
                                       trigger=subject, base_best=_cls(reached)))
     return _Part(marks=tuple(marks), oracle_changes=tuple(oracle_changes), regions=tuple(regions),
                  demoted=frozenset(demoted))
@@ -751,10 +751,16 @@ def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], ine
     base, head, policy = diff.base, diff.head, diff.policy
     marks: List[Mark] = []
     findings: List[Finding] = []
+    here: Set[str] = set()  # paths this phase has put in a lane
+
+    def mark(path: str, lane: str, why: str = "") -> None:
+        marks.append((path, lane, why))
+        here.add(path)
+
     for c in changes:
         for p in filter(None, (c.path, c.old_path)):
             if p.startswith("../"):
-                marks.append((p, UNMAPPED, "outside the build root"))
+                mark(p, UNMAPPED, "outside the build root")
                 continue
             if base.owners(p) or head.owners(p):
                 if c.link is not None and p == c.path:
@@ -765,19 +771,19 @@ def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], ine
                                        f"{'a path outside the build root' if c.link_outside else 'an unowned file'}", p))
                 continue
             if judged_as_configuration(p):
-                if p not in marked:
-                    marks.append((p, OTHER, "configuration: judged by what it changes"))
+                if p not in marked and p not in here:
+                    mark(p, OTHER, "configuration: judged by what it changes")
             elif matches(p, policy.other_globs):
-                marks.append((p, OTHER, ""))
+                mark(p, OTHER)
             elif p == c.path and c.old_path and not (base.owners(c.old_path) or head.owners(c.old_path)) \
                     and matches(c.old_path, policy.other_globs) and (not p.endswith((".py", ".pyi")) or p in inert):
                 # Data and other tools' files keep their policy when moved; Python code moved out
                 # of a listed tree could be production a BUILD glob missed: it stays unmapped.
-                marks.append((p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned"))
+                mark(p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned")
             elif p in inert:
-                marks.append((p, OTHER, "owned by no target and holds no code (an empty package marker)"))
-            elif p not in marked and p not in {m[0] for m in marks}:
-                marks.append((p, UNMAPPED, "owned by no target"))
+                mark(p, OTHER, "owned by no target and holds no code (an empty package marker)")
+            elif p not in marked and p not in here:
+                mark(p, UNMAPPED, "owned by no target")
     return _Part(marks=tuple(marks), findings=tuple(findings))
 
 
@@ -796,9 +802,16 @@ def judges_lost_elsewhere(base: Facts, head: Facts, policy: Policy, judged: Set[
     rewired = {a for a in set(base_fwd) | set(head_fwd) if base_fwd.get(a, ()) != head_fwd.get(a, ())}
     suspects = {a for a, c in base_voters.items() if head_voters.get(a) != c}
     suspects |= {a for a in base.transitive_dependents(rewired) | rewired if a in base_voters}
+    closures: Dict[str, FrozenSet[str]] = {}  # address -> what it depends on at the base
+
+    def closure(a: str) -> FrozenSet[str]:
+        if a not in closures:
+            closures[a] = base.closure([a])
+        return closures[a]
+
     subjects: Set[str] = set()
     for t in suspects:
-        before = base.closure([t])
+        before = closure(t)
         subjects |= before - head.closure([t]) if head_voters.get(t) == base_voters[t] else before
     out: List[Finding] = []
     for a in sorted(subjects - judged):
@@ -821,7 +834,7 @@ def judges_lost_elsewhere(base: Facts, head: Facts, policy: Policy, judged: Set[
         elif test in head_voters and head_voters[test] != had:
             why = f"is class {head_voters[test].value} at head"
         else:
-            cut = sorted(n for n in rewired if (n == test or n in base.closure([test])) and a in base.closure([n]))
+            cut = sorted(n for n in rewired if (n == test or n in closure(test)) and a in closure(n))
             why = "no longer depends on it" + (f" (what {cut[0]} depends on changed)" if cut else "")
         out.append(Finding(
             "ORACLE_LOST",
@@ -831,14 +844,21 @@ def judges_lost_elsewhere(base: Facts, head: Facts, policy: Policy, judged: Set[
     return out
 
 
-def _required(base: Facts, address: str, kind: Optional[str],
-              baseline: Optional[Mapping[str, Optional[str]]]) -> Optional[OracleClass]:
+def _best_of(facts: Facts, tests: Iterable[TargetFact]) -> Optional[OracleClass]:
+    """The best class among `tests` that votes in `facts`."""
+    return best_vote(c for c in (voting_class(facts, t.address) for t in tests) if c is not None)
+
+
+def _required(base: Facts, address: str, kind: Optional[str], baseline: Optional[Mapping[str, Optional[str]]],
+              covering: Optional[Sequence[TargetFact]] = None) -> Optional[OracleClass]:
     """The class a region must be judged at: its floor, or (the ratchet) what its baseline had
-    while its oracles at the base are still below the floor."""
+    while its oracles at the base (`covering`: its unskipped covering tests there) are still below
+    the floor."""
     required = _floor(kind)
     if baseline is not None and address in baseline:
-        static_best = best_vote(c for c in (voting_class(base, x.address) for x in base.covering_tests(address)
-                                            if not x.skip) if c)
+        if covering is None:
+            covering = [x for x in base.covering_tests(address) if not x.skip]
+        static_best = _best_of(base, covering)
         if not at_least(static_best, required):
             required = _cls_or_none(baseline[address])
     return required
