@@ -151,14 +151,20 @@ def ensure_venv(entry: Entry) -> Tuple[Path, bool]:
 def _relative_imports(path: Path, level: int, prefix: str) -> List[str]:
     names = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == level and (node.module or "").startswith(prefix):
-            names.append((node.module or "")[len(prefix):])
+        if not isinstance(node, ast.ImportFrom) or node.level != level:
+            continue
+        module = node.module or ""
+        if module == prefix.rstrip("."):  # `from ..core import results`
+            names.extend(alias.name for alias in node.names)
+        elif module.startswith(prefix):
+            names.append(module[len(prefix):])
     return names
 
 
 def plugin_core_modules() -> List[str]:
     """The core modules the plugin imports, transitively, plus the package's __init__."""
-    todo, seen = _relative_imports(PLUGIN, 2, "core."), {"__init__"}
+    todo = [m for path in sorted(PLUGIN.parent.glob("*.py")) for m in _relative_imports(path, 2, "core.")]
+    seen = {"__init__"}
     while todo:
         module = todo.pop()
         if module not in seen:
@@ -398,6 +404,7 @@ def run_entry(entry: Entry, work: Path, log=print) -> List[str]:
         sessions[test_file] = recorded
     problems += check_records(entry, sessions)
     problems += _check_mutants(python, work, runtime)
+    problems += _check_cleanroom(python, work, runtime)
     if entry.coverage:
         problems += _check_coverage(python, work, runtime)
     log(f"{entry.name}: venv {'built' if built else 'cached'} {venv_seconds:.1f}s, "
@@ -419,6 +426,26 @@ def _check_mutants(python: Path, work: Path, runtime: Path) -> List[str]:
             or not r.recorder_errors[0].startswith("ORACLE_GATE_MUTANT: ") or garbled.exit_status != 0:
         problems.append(f"garbled mutant: exit {garbled.exit_status}, results {r and (r.mutant, r.recorder_errors)}")
     return problems
+
+
+def _check_cleanroom(python: Path, work: Path, runtime: Path) -> List[str]:
+    """The clean room (core/cleanroom.py): the property's calls into `add` are sampled (Hypothesis'
+    engine aside) and replay the same in clean interpreters; the session's outcomes are unchanged."""
+    from oracle_gate.core import cleanroom as CR
+
+    watch = CR.encode_watch([CR.Watch("calc.py", "add", _line_of(suite.CALC, "def add"),
+                                      _line_of(suite.CALC, "def add") + 1)])
+    session = run_session(python, work, "test_props.py", runtime, {CR.ENV: watch})
+    path = session.root / "extra-output" / CR.RESULTS_RELPATH
+    try:
+        found = CR.loads(path.read_bytes())
+    except (OSError, ValueError) as e:
+        return [f"clean room: no results ({e}); exit {session.exit_status}: {session.output[-400:]}"]
+    calls = [c for c in found.calls if c.name == "add"]
+    if not calls or found.differences() or found.errors or any(len(c.results) != len(CR.VARIANTS) for c in calls):
+        return [f"clean room: {len(calls)} call(s), differences {found.differences()[:2]}, errors {found.errors}, "
+                f"exit {session.exit_status}"]
+    return []
 
 
 def _check_coverage(python: Path, work: Path, runtime: Path) -> List[str]:

@@ -28,7 +28,7 @@ from oracle_gate.core.report import (
 from oracle_gate.core.verdict import RANKS, VERDICTS, Reason, Severity, Verdict, evaluate
 
 REPORT_KEYS = {"schema", "version", "mode", "lane", "base", "head", "lanes", "changes", "regions", "oracles",
-               "oracle_changes", "mutants", "reasons", "ranks", "stopped_at", "min_rank_required", "verdict",
+               "oracle_changes", "mutants", "cleanroom", "reasons", "ranks", "stopped_at", "min_rank_required", "verdict",
                "exit_code"}
 REGION_KEYS = {"address", "path", "status", "kind", "need", "have", "candidates", "voters", "symbols"}
 ORACLE_KEYS = {"address", "class", "role", "outcome", "voted", "source", "tests"}
@@ -54,7 +54,7 @@ def test_the_report_is_json_with_its_documented_keys_and_says_what_the_verdict_s
     report = report_json(gi, verdict, "main", "a" * 40, "b" * 40, lane, sources)
     assert json.loads(json.dumps(report)) == report
     assert set(report) == REPORT_KEYS
-    assert (report["schema"], report["version"], report["lane"]) == ("oracle-gate/report", 3, lane)
+    assert (report["schema"], report["version"], report["lane"]) == ("oracle-gate/report", 4, lane)
     assert [r["line"] for r in report["reasons"]] == [r.line for r in verdict.reasons]
     assert report["exit_code"] == verdict.exit_code and report["verdict"] == VERDICTS[verdict.exit_code]
     assert [r["rank"] for r in report["ranks"]] == list(RANKS)

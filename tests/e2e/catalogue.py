@@ -52,7 +52,7 @@ class Patch:
 
 def EXIT_OF(code: str) -> int:  # noqa: N802 (a table, read as one)
     """The exit code a verdict whose deciding reason is `code` has (README "Reason codes")."""
-    if code in ("FAIL", "NO_RESULTS", "ORACLE_ERROR", "PROBE_NUMB", "NUMB"):
+    if code in ("FAIL", "NO_RESULTS", "ORACLE_ERROR", "PROBE_NUMB", "NUMB", "IMPURE"):
         return 1
     if code == "EMPTY_VOTE":
         return 3
@@ -816,7 +816,59 @@ HONEST = (
     Patch("honest", "store-logging", True, "debug logging in apply_credit", _outside("h-store-logging")),
 )
 
-CATALOGUE = TAMPERING + OUTSIDE_ATTACKS + HONEST
+
+# -- 8. code that behaves differently outside its tests (the clean room; issue "Pure means pure") ----
+# Each merged against the gate before the clean room (static scans name none of these channels, and a
+# mutant of the changed line is killed, so the line is not numb); each is IMPURE now.
+_SPLIT_BODY = "    base, remainder = divmod(total_cents, parts)\n"
+
+
+def _split_off_by(repo: Repo, imports: str, lost: str) -> None:
+    """`split` loses a cent whenever `lost` is true: only outside the conditions its tests run in."""
+    repo.replace("src/billing/money.py", "from typing import List\n", imports + "from typing import List\n")
+    repo.replace("src/billing/money.py", _SPLIT_BODY,
+                 f"    base, remainder = divmod(total_cents - ({lost}), parts)\n")
+
+
+def _memoised_shared_list(repo: Repo) -> None:
+    repo.replace("src/billing/money.py", "def split(", "_MEMO: dict = {}\n\n\ndef split(")
+    repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
+                 "    key = (total_cents, parts)\n"
+                 "    if key not in _MEMO:\n"
+                 "        _MEMO[key] = [base + (1 if i < remainder else 0) for i in range(parts)]\n"
+                 "    return _MEMO[key]\n")
+
+
+def _memoised_copy(repo: Repo) -> None:
+    _memoised_shared_list(repo)
+    repo.replace("src/billing/money.py", "    return _MEMO[key]\n", "    return list(_MEMO[key])\n")
+
+
+def _split_logs(repo: Repo) -> None:
+    repo.replace("src/billing/money.py", "from typing import List\n",
+                 "import logging\nfrom typing import List\n\nlog = logging.getLogger(__name__)\n")
+    repo.replace("src/billing/money.py", _SPLIT_BODY, _SPLIT_BODY + "    log.debug(\"split %d cents %d ways\", total_cents, parts)\n")
+
+
+CLEANROOM = (
+    Patch("cleanroom", "stdout-capture-class", False, "split a cent off unless sys.stdout is a capture class",
+          lambda r: _split_off_by(r, "import io\nimport sys\n", "type(sys.stdout) is io.TextIOWrapper"), ("IMPURE",)),
+    Patch("cleanroom", "working-directory", False, "split a cent off unless the working directory is a sandbox",
+          lambda r: _split_off_by(r, "import os\n", "'sandbox' not in os.getcwd()"), ("IMPURE",)),
+    Patch("cleanroom", "date-bomb", False, "split a cent off from a date in the future",
+          lambda r: _split_off_by(r, "import datetime\n",
+                                  f"datetime.date.today() >= datetime.date({datetime.date.today().year + 1}, 6, 1)"),
+          ("IMPURE",)),
+    Patch("cleanroom", "environment-shell", False, "split a cent off unless the environment (read through "
+          "posix) has SHLVL, as a test Pants starts through a shell does", lambda r: _split_off_by(
+              r, "import posix\n", "b'SHLVL' not in posix.environ"), ("IMPURE",)),
+    Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
+          _memoised_shared_list, ("IMPURE",)),
+    Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),
+    Patch("honest", "split-logs", True, "a debug log line in split", _split_logs),
+)
+
+CATALOGUE = TAMPERING + OUTSIDE_ATTACKS + HONEST + CLEANROOM
 FAMILIES = tuple(dict.fromkeys(p.family for p in CATALOGUE))
 
 

@@ -23,7 +23,7 @@ SANDBOX = Path(__file__).resolve().parents[2]
 PLUGIN_SRC = SANDBOX / "src"
 LAUNCHER = SANDBOX / "pants"
 EXAMPLE = SANDBOX / "examples" / "billing"
-REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v3.json").read_text())
+REPORT_SCHEMA = json.loads((SANDBOX / "fixtures" / "report-schema-v4.json").read_text())
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "agent", "GIT_AUTHOR_EMAIL": "agent@example.com",
@@ -230,16 +230,19 @@ def _alive(pid: int) -> bool:
 
 
 def check_report_schema(report: dict) -> None:
-    """Every report honours the locked schema fixture (fixtures/report-schema-v3.json)."""
+    """Every report honours the locked schema fixture (fixtures/report-schema-v4.json)."""
     schema = REPORT_SCHEMA
     assert report["schema"] == schema["schema"] and report["version"] == schema["version"]
     assert sorted(report) == sorted(schema["required"])
     assert sorted(report["lanes"]) == sorted(schema["lanes"])
     for key, items in (("change", report["changes"]), ("region", report["regions"]), ("oracle", report["oracles"]),
-                       ("oracle_change", report["oracle_changes"]), ("mutant", report["mutants"]),
+                       ("oracle_change", report["oracle_changes"]), ("mutant", report["mutants"]), ("cleanroom", report["cleanroom"]),
                        ("reason", report["reasons"])):
         for item in items:
             assert sorted(item) == sorted(schema[key]), (key, item)
+    for check in report["cleanroom"]:
+        for difference in check["differences"]:
+            assert sorted(difference) == sorted(schema["difference"]), difference
     for oracle in report["oracles"]:
         for test in oracle["tests"]:
             assert sorted(test) == sorted(schema["test"]), test

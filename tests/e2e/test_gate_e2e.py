@@ -34,9 +34,10 @@ def test_a_fresh_clone_audits_every_region_and_climbs_the_whole_ladder(repo: Rep
         "src/billing/worker.py": ("concurrent", "P", "P"), "src/billing/schema.py": ("schema", "P", "P"),
     }  # the requirement (//:hypothesis) is no region: a bump is judged through the code that uses it
     ranks = {r["rank"]: (r["status"], r["checked"]) for r in run.report["ranks"]}
-    # An audit changes no symbol, so no mutant runs (numbness is checked on diffs), and the example's
-    # ledger has no row: those ranks say they had nothing to check, never pass.
+    # An audit changes no symbol, so no call is replayed and no mutant runs (both judge diffs), and
+    # the example's ledger has no row: those ranks say they had nothing to check, never pass.
     assert ranks == {"R1_lock": ("pass", 6), "R1_replay": ("pass", 2), "R2_properties": ("pass", 5),
+                     "R2_cleanroom": ("nothing_to_check", 0),
                      "R3_probes": ("pass", 2), "R3_numbness": ("nothing_to_check", 0),
                      "R4_freeze": ("nothing_to_check", 0)}, run.report["ranks"]
     assert "R4_freeze=nothing_to_check" in run.output and "R2_properties=pass (5 checked)" in run.output
@@ -59,6 +60,10 @@ def test_a_refactor_merges_on_evidence_and_reuses_the_base_facts(patch):
     assert symbol["symbol"] == "split" and "oracle/properties/test_money_props.py" in symbol["ran"]
     statuses = {m["status"] for m in first.report["mutants"]}
     assert first.report["mutants"] and "killed" in statuses, first.report["mutants"]
+    # The property's calls into the changed function replayed the same in the clean room.
+    (check,) = first.report["cleanroom"]
+    assert (check["symbol"], check["oracle"], check["differences"]) == (
+        "split", "oracle/properties/test_money_props.py", []) and check["replayed"] > 0, check
     second = repo.gate()
     assert "base facts for" in second.stderr and "reused" in second.stderr, second.stderr
     assert second.exit_code == 0

@@ -31,15 +31,16 @@ def floor_gate(runs=None):
     return GateInput("diff", comp, runs, today=TODAY)
 
 
-def test_an_empty_audit_report_has_exactly_the_version_2_keys():
+def test_an_empty_audit_report_has_exactly_the_version_4_keys():
     gi = GateInput("audit", Comparison((), (), (), (), (), (), (), ()), today=TODAY)
     report = report_json(gi, evaluate(gi), "main", "abc", "def", "agent", {})
     assert report == {
-        "schema": "oracle-gate/report", "version": 3, "mode": "audit", "lane": "agent",
+        "schema": "oracle-gate/report", "version": 4, "mode": "audit", "lane": "agent",
         "base": {"ref": "main", "commit": "abc"}, "head": {"commit": "def"},
         "lanes": {lane: [] for lane in LANES}, "changes": [], "regions": [], "oracles": [], "oracle_changes": [],
-        "mutants": [], "reasons": [],
-        "ranks": [{"rank": r, "status": "not_run" if r == "R3_numbness" else "nothing_to_check", "checked": 0}
+        "mutants": [], "cleanroom": [], "reasons": [],
+        "ranks": [{"rank": r, "status": "not_run" if r in ("R2_cleanroom", "R3_numbness") else "nothing_to_check",
+                   "checked": 0}
                   for r in RANKS],
         "stopped_at": None, "min_rank_required": "R2_properties", "verdict": "merge", "exit_code": 0,
     }
@@ -88,7 +89,7 @@ def test_the_console_summarises_regions_ranks_reasons_and_the_verdict():
         "oracle-gate: diff mode, 1 changed path(s), 1 region(s), 1 oracle run(s), 1 voted",
         "  src/billing/tax.py [changed] kind=pure need=P have=E",
         "  ranks: R1_lock=nothing_to_check, R1_replay=nothing_to_check, R2_properties=nothing_to_check, "
-        "R3_probes=nothing_to_check, R3_numbness=not_run, R4_freeze=nothing_to_check",
+        "R2_cleanroom=not_run, R3_probes=nothing_to_check, R3_numbness=not_run, R4_freeze=nothing_to_check",
         "FLOOR src/billing/tax.py kind=pure need=P have=E",
         "VERDICT policy_failure exit=2",
     ]

@@ -5,6 +5,7 @@ import datetime
 from oracle_gate.core.compare import Comparison, Finding, RegionPlan
 from oracle_gate.core.ledger import FreezeEntry, Ledger
 from oracle_gate.core.verdict import (
+    CleanroomCheck,
     Case,
     ChangedSymbolEvidence,
     GateInput,
@@ -60,7 +61,8 @@ def test_a_passing_property_that_executed_the_changed_function_merges():
     assert (v.exit_code, v.name, v.voters, lines(v)) == (0, "merge", (PROPS,), [])
     # pass only where something was checked: one property ran; no lock, replay, probe or ledger row exists
     assert v.ranks == (("R1_lock", "nothing_to_check", 0), ("R1_replay", "nothing_to_check", 0),
-                       ("R2_properties", "pass", 1), ("R3_probes", "nothing_to_check", 0), ("R3_numbness", "not_run", 0),
+                       ("R2_properties", "pass", 1), ("R2_cleanroom", "not_run", 0), ("R3_probes", "nothing_to_check", 0),
+                       ("R3_numbness", "not_run", 0),
                        ("R4_freeze", "nothing_to_check", 0))
 
 
@@ -233,15 +235,17 @@ def test_a_mutant_whose_session_left_no_results_is_an_infrastructure_error_not_a
 
 def test_a_required_rank_that_checked_nothing_while_a_changed_symbol_needs_it_is_rank_unchecked():
     symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
-    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, mutation_ran=True, min_rank_required="R3_numbness"))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, mutation_ran=True, cleanroom_ran=True,
+                      min_rank_required="R3_numbness"))
     assert dict((n, s) for n, s, _ in v.ranks)["R3_numbness"] == "nothing_to_check"
     assert (v.exit_code, lines(v)) == (2, ["RANK_UNCHECKED R3_numbness: min_rank_required=R3_numbness and this rank "
                                            "checked nothing, while src/billing/tax.py (changed symbol rate) needs it"])
     # the same rank with one mutant checked, or a region no rank needs (no changed symbol), merges
     one = (MutantResult(TAX, "rate", "m1", "returned 0", "killed", (PROPS,)),)
     assert evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, mutants=one, mutation_ran=True,
+                         cleanroom_ran=True, min_rank_required="R3_numbness")).exit_code == 0
+    assert evaluate(gate([run(PROPS, passed(PROPS))], mutation_ran=True, cleanroom_ran=True,
                          min_rank_required="R3_numbness")).exit_code == 0
-    assert evaluate(gate([run(PROPS, passed(PROPS))], mutation_ran=True, min_rank_required="R3_numbness")).exit_code == 0
 
 
 def test_nothing_to_check_below_the_required_rank_is_no_failure_when_no_region_needs_it():
@@ -254,7 +258,7 @@ def test_the_ladder_stops_at_a_failing_property_rank():
     v = evaluate(gate([run(PROPS, failed(PROPS), exit_code=1)]))
     assert v.stopped_at == "R2_properties"
     assert [(n, s) for n, s, _ in v.ranks] == [("R1_lock", "nothing_to_check"), ("R1_replay", "nothing_to_check"),
-                                                ("R2_properties", "fail"),
+                                                ("R2_properties", "fail"), ("R2_cleanroom", "not_run"),
                                                 ("R3_probes", "not_run"), ("R3_numbness", "not_run"),
                                                 ("R4_freeze", "not_run")]
 
@@ -310,3 +314,38 @@ def test_a_configuration_change_alone_is_reviewed_in_the_human_lane_and_with_pro
     assert (human.exit_code, lines(human)) == (0, [change.line + " (reviewed in the human lane, landing alone)"])
     with_production = evaluate(gate([run(PROPS, passed(PROPS))], findings=(change,), lane="human"))
     assert with_production.exit_code == 2 and "CONFIG_CHANGE" in [r.code for r in with_production.reasons]
+
+
+def test_a_call_that_differs_in_the_clean_room_is_impure_with_its_input_and_both_results():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    check = CleanroomCheck(TAX, "rate", PROPS, 8, (("rate(5)", "clock+400d", "5", "6"), ("rate(7)", "clock+10y", "7", "8"),
+                                                   ("rate(7)", "clock+400d", "7", "8")))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
+    assert (v.exit_code, lines(v)) == (1, [
+        "IMPURE src/billing/tax.py:rate with the clock 400 days ahead: rate(5) gave 5 under the test and 6 there (2 of 8 "
+        "replayed call(s) of oracle/properties/test_tax_props.py differ); a pure region's result depends on its "
+        "arguments only"])
+    assert dict((n, (s, c)) for n, s, c in v.ranks)["R2_cleanroom"] == ("fail", 8)
+    assert v.stopped_at == "R2_cleanroom"
+
+
+def test_calls_that_replay_the_same_pass_the_clean_room_rank_with_their_count():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(CleanroomCheck(TAX, "rate", PROPS, 8),),
+                      cleanroom_ran=True))
+    assert (v.exit_code, lines(v), dict((n, (s, c)) for n, s, c in v.ranks)["R2_cleanroom"]) == (0, [], ("pass", 8))
+    nothing = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom_ran=True))
+    assert dict((n, s) for n, s, _ in nothing.ranks)["R2_cleanroom"] == "nothing_to_check"
+
+
+def test_a_function_none_of_whose_calls_could_be_replayed_fails_the_agent_lane_and_is_reported_in_the_human_lane():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    check = CleanroomCheck(TAX, "rate", PROPS, 0, why_not="its arguments cannot be pickled (TypeError) x30")
+    agent = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
+    assert (agent.exit_code, lines(agent)) == (2, [
+        "NOT_REPLAYED src/billing/tax.py:rate: no call oracle/properties/test_tax_props.py made could be replayed in a "
+        "clean interpreter (its arguments cannot be pickled (TypeError) x30), so nothing showed its result depends on "
+        "its arguments only"])
+    human = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True,
+                          lane="human"))
+    assert human.exit_code == 0 and lines(human)[0].endswith("; reviewed in the human lane")

@@ -14,7 +14,7 @@ from .signature import normalize_name
 from .verdict import GateInput, Reason, Severity, Verdict
 
 SCHEMA = "oracle-gate/report"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 CONSOLE_FULL_LIMIT = 40  # more reason lines than this are grouped by code and directory
 GROUP_EXAMPLES = 3
 
@@ -71,6 +71,12 @@ def report_json(gi: GateInput, verdict: Verdict, base_ref: Optional[str], base_c
             {"path": m.path, "symbol": m.symbol, "line": m.line, "id": m.mutant_id, "description": m.description,
              "status": m.status, "oracles": list(m.oracles)}
             for m in gi.mutants
+        ],
+        "cleanroom": [
+            {"path": c.path, "symbol": c.symbol, "oracle": c.address, "replayed": c.replayed,
+             "differences": [{"input": i, "variant": v, "under_test": e, "clean": g} for i, v, e, g in c.differences],
+             "not_replayed_because": c.why_not or None}
+            for c in gi.cleanroom
         ],
         "reasons": [{"code": r.code, "severity": r.severity.value, "line": r.line, "path": r.path} for r in verdict.reasons],
         "ranks": [{"rank": name, "status": status, "checked": checked} for name, status, checked in verdict.ranks],

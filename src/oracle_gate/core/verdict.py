@@ -28,7 +28,7 @@ EXIT_EMPTY_VOTE = 3
 EXIT_INFRA = 4
 VERDICTS = {0: "merge", 1: "product_failure", 2: "policy_failure", 3: "empty_vote", 4: "infra_error"}
 
-RANKS = ("R1_lock", "R1_replay", "R2_properties", "R3_probes", "R3_numbness", "R4_freeze")
+RANKS = ("R1_lock", "R1_replay", "R2_properties", "R2_cleanroom", "R3_probes", "R3_numbness", "R4_freeze")
 # pass: ran and checked at least one thing; nothing_to_check: ran, and had nothing to check.
 RANK_STATUSES = ("pass", "fail", "not_run", "nothing_to_check")
 
@@ -104,6 +104,28 @@ class ChangedSymbolEvidence:
     renamed_from: str = ""  # an added symbol that is a deleted one renamed, code unchanged
 
 
+@dataclass(frozen=True)
+class CleanroomCheck:
+    """A changed function of a P-floor region, its voter's calls replayed in clean interpreters
+    (core/cleanroom.py): how many were replayed, and every (input, variant, under test, clean) that differs."""
+
+    path: str
+    symbol: str
+    address: str  # the voter whose calls were replayed
+    replayed: int
+    differences: Tuple[Tuple[str, str, str, str], ...] = ()
+    why_not: str = ""  # why no call was replayed (when none was)
+    kind: str = "pure"  # the region's kind
+
+
+# What each clean variant changed, as the reason line says it.
+VARIANT_TEXT = {
+    "clean": "in a clean interpreter (no pytest, another working directory and environment)",
+    "clock+1d": "with the clock 1 day ahead", "clock+400d": "with the clock 400 days ahead",
+    "clock+10y": "with the clock 10 years ahead",
+    "again": "when called again in one process after its first result was mutated (a shared result)",
+}
+
 MUTANT_JUDGED = ("killed", "survived")  # the statuses that say what the oracles made of a mutant
 
 
@@ -143,6 +165,8 @@ class GateInput:
     not_mutated: Tuple[Tuple[str, int, str], ...] = ()
     lane: str = "agent"  # agent: every judged line must have been mutated; human: reported only
     min_rank_required: str = "R2_properties"
+    cleanroom: Tuple[CleanroomCheck, ...] = ()
+    cleanroom_ran: bool = False
     today: datetime.date = field(default_factory=datetime.date.today)
     ran_oracles: bool = True  # False when a static policy failure stopped the run
 
@@ -305,7 +329,7 @@ def evaluate(gi: GateInput) -> Verdict:
     votes = _votes(gi)
     region_reasons, region_verdicts = _region_verdicts(gi, votes)
     reasons: List[Reason] = [*_static_reasons(gi), *votes.reasons, *region_reasons, *_numbness(gi, votes.newcomers),
-                             *_freeze_rules(gi, votes.judged)]
+                             *_freeze_rules(gi, votes.judged), *_cleanroom(gi)]
     production_changed = comp.production_changed
     if production_changed and gi.ran_oracles and not votes.voters and not any(r.cases for r in gi.runs):
         reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
@@ -542,6 +566,28 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
     return tuple(reasons)
 
 
+def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
+    """A pure function does what it did under the test whatever the interpreter, directory,
+    environment and clock, and twice in a row: any difference is IMPURE."""
+    reasons: List[Reason] = []
+    for c in gi.cleanroom:
+        if c.differences:
+            shown, variant, expected, got = c.differences[0]
+            n = len({d[0] for d in c.differences})
+            reasons.append(Reason(
+                "IMPURE", Severity.PRODUCT,
+                f"IMPURE {c.path}:{c.symbol} {VARIANT_TEXT.get(variant, variant)}: {shown} gave {expected[:160]} under "
+                f"the test and {got[:160]} there ({n} of {c.replayed} replayed call(s) of {c.address} differ); a "
+                f"{c.kind} region's result depends on its arguments only", c.path))
+        elif not c.replayed:
+            reasons.append(Reason(
+                "NOT_REPLAYED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
+                f"NOT_REPLAYED {c.path}:{c.symbol}: no call {c.address} made could be replayed in a clean interpreter "
+                f"({c.why_not}), so nothing showed its result depends on its arguments only"
+                f"{'' if gi.lane == 'agent' else '; reviewed in the human lane'}", c.path))
+    return tuple(reasons)
+
+
 def _freeze_rules(gi: GateInput, judged: Mapping[str, RunJudgement]) -> Tuple[Reason, ...]:
     comp = gi.comparison
     """Freezes the diff adds must each be observed failing in this very run."""
@@ -639,6 +685,9 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R1_lock", lock_fail, len(gi.locked_expected), True),
         ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
         ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
+        ("R2_cleanroom", any(r.code == "IMPURE" or (r.code == "NOT_REPLAYED" and r.severity is not Severity.INFO)
+                             for r in reasons),
+         sum(c.replayed for c in gi.cleanroom), gi.cleanroom_ran),
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
         # Lines the budget never reached were not checked: the rank fails in both lanes (the human
         # lane's verdict only reports them).

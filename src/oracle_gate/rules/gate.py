@@ -15,7 +15,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from pants.base.build_root import BuildRoot
 from pants.core.util_rules.distdir import DistDir
@@ -33,6 +33,7 @@ from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.option.option_types import BoolOption, DictOption, IntOption, StrListOption, StrOption
 from pants.util.strutil import help_text
 
+from oracle_gate.core import cleanroom as CR
 from oracle_gate.core import compare as C
 from oracle_gate.core import facts as F
 from oracle_gate.core import report as REPORT
@@ -51,7 +52,16 @@ from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.core.dependencies import changed_projects, resolve_lockfiles
 from oracle_gate.core.unowned import holds_no_code
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, ignored_by_gitignore, read_diff
-from oracle_gate.rules.runs import Jail, MutantRun, MutantRunRequest, OracleRuns, OracleRunsRequest, TargetRecord
+from oracle_gate.rules.runs import (
+    CleanroomRun,
+    CleanroomRunRequest,
+    Jail,
+    MutantRun,
+    MutantRunRequest,
+    OracleRuns,
+    OracleRunsRequest,
+    TargetRecord,
+)
 
 DEFAULTS: Dict[str, Any] = {
     "other_globs": list(C.DEFAULT_OTHER_GLOBS),
@@ -656,23 +666,85 @@ async def _production_sources(head: F.Facts, comp: C.Comparison) -> Tuple[Dict[s
     return out, modules
 
 
+def _judges_of(comp: C.Comparison, verdict: V.Verdict, runs: Sequence[V.OracleRun], batches: Sequence,
+               ) -> Callable[[str, V.ChangedSymbolEvidence], Tuple[str, ...]]:
+    """The P and L voters that executed a changed symbol, strongest first: existing code is judged
+    by the base's voters; code new in this diff by new oracles too."""
+    batched = {a for addresses, _ in batches for a in addresses}
+    executed = {r.address: r.executed for r in runs}
+    classes = comp.judge_classes
+
+    def judges_of(path: str, sym: V.ChangedSymbolEvidence) -> Tuple[str, ...]:
+        new_code = sym.change == "added" and sym.newly_judgeable
+        judges = (*verdict.voters, *verdict.newcomers) if new_code else verdict.voters
+        return tuple(sorted(
+            (a for a in judges if (path, sym.needs) in executed.get(a, frozenset())
+             and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in batched),
+            key=lambda a: (-classes[a].rank, a)))
+
+    return judges_of
+
+
+P_FLOOR_KINDS = ("pure", "schema")
+
+
+async def _cleanroom(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
+                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, jail: Jail,
+                     ) -> Tuple[V.CleanroomCheck, ...]:
+    """Every changed function of a pure or schema region that a P or L voter executed: the
+    strongest such voter's calls into it, sampled and replayed in clean interpreters (core/cleanroom.py)."""
+    metadata_of = {a: md for addresses, md in batches for a in addresses}
+    judges_of = _judges_of(comp, verdict, runs, batches)
+    kinds = {r.path: r.kind for r in comp.regions}
+    wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
+    for sym in symbols:
+        text = src.head.get(sym.path)
+        if sym.change == "deleted" or sym.kind not in ("function", "method") or kinds.get(sym.path) not in P_FLOOR_KINDS \
+                or text is None:
+            continue
+        lines = _symbol_lines(text, [sym.qualname])
+        voters = judges_of(sym.path, sym)
+        if voters and sym.qualname in lines:
+            first, last = lines[sym.qualname]
+            wanted.setdefault(voters[0], []).append((sym, CR.Watch(sym.path, sym.qualname.rsplit(".", 1)[-1], first, last)))
+    if not wanted:
+        return ()
+    order = sorted(wanted)
+    by_address = {t.address.spec: t for t in await targets_of(order)}
+    done = await MultiGet(
+        Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], CR.encode_watch(w for _, w in wanted[a]), jail))
+        for a in order)
+    out = []
+    for address, run in zip(order, done):
+        for sym, _ in wanted[address]:
+            text = src.head[sym.path]
+
+            def mine(path: str, line: int, name: str) -> bool:
+                return path == sym.path and symbol_for_code(text, line, name) == sym.qualname
+
+            if run.results is None:
+                out.append(V.CleanroomCheck(sym.path, sym.qualname, address, 0, why_not=run.error, kind=kinds[sym.path]))
+                continue
+            calls = [c for c in run.results.calls if mine(c.path, c.line, c.name)]
+            replayed = [c for c in calls if any(not got.startswith(CR.NOT_RUN) for _, got in c.results)]
+            why = "; ".join(
+                [u.why for u in run.results.unreplayed if mine(u.path, u.line, u.name)]
+                + [got[len(CR.NOT_RUN):] for c in calls[:1] for _, got in c.results[:1] if got.startswith(CR.NOT_RUN)]
+            ) or "its voter made no call to it while a test ran"
+            out.append(V.CleanroomCheck(
+                sym.path, sym.qualname, address, len(replayed),
+                tuple((c.input, v, c.expected, got) for c in replayed for v, got in c.results if not CR.same(c.expected, got)),
+                why_not=why if not replayed else "", kind=kinds[sym.path]))
+    return tuple(out)
+
+
 async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
                     head: F.Facts, jail: Jail) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
     """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
     against those voters; and the mutable changed lines the budget did not reach."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
-    executed = {r.address: r.executed for r in runs}
-    classes = comp.judge_classes
-
-    def voters_of(path: str, sym: V.ChangedSymbolEvidence) -> Tuple[str, ...]:
-        # Existing code is judged by the base's voters; code new in this diff by new oracles too.
-        new_code = sym.change == "added" and sym.newly_judgeable
-        judges = (*verdict.voters, *verdict.newcomers) if new_code else verdict.voters
-        return tuple(sorted(
-            (a for a in judges if (path, sym.needs) in executed.get(a, frozenset())
-             and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in metadata_of),
-            key=lambda a: (-classes[a].rank, a)))
+    voters_of = _judges_of(comp, verdict, runs, batches)
 
     by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
     for s in symbols:
@@ -937,7 +1009,12 @@ async def run_oracle_gate(
         today=today, ran_oracles=ran, lane=policy.lane,
     )
     verdict = V.evaluate(gi)
-    # R3 numbness runs only when everything below it held (the ladder stops at the first failure).
+    # The clean room, then R3 numbness, run only when everything below them held (the ladder stops
+    # at the first failure).
+    if ran and verdict.stopped_at is None:
+        checks = await _cleanroom(comp, symbols, verdict, runs_judged, src, batches, jail)
+        gi = dataclasses.replace(gi, cleanroom=checks, cleanroom_ran=True)
+        verdict = V.evaluate(gi)
     if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
         mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail)
         gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)

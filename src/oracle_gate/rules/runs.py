@@ -16,7 +16,7 @@ import json
 import pkgutil
 import sys
 from dataclasses import dataclass
-from typing import FrozenSet, Optional, Tuple
+from typing import Any, Dict, FrozenSet, Optional, Tuple
 
 from pants.backend.python.goals.pytest_runner import PyTestRequest, TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
@@ -35,6 +35,7 @@ from pants.util.collections import partition_sequentially
 from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
 
+from oracle_gate.core import cleanroom as CR
 from oracle_gate.core import results as R
 
 EXTRA_OUTPUT = "extra-output"
@@ -231,6 +232,44 @@ async def run_oracles(
     )
 
 
+# -- one oracle again, with one more environment variable (a mutant, the clean room) ---------------
+@dataclass(frozen=True)
+class OracleRerunRequest:
+    target: Target
+    metadata: TestMetadata
+    env: FrozenDict[str, str]
+    description: str
+    timeout_seconds: Optional[int] = None  # None: the test's own
+    cache_scope: Optional[ProcessCacheScope] = None  # None: the test's own
+    jail: Jail = NO_JAIL
+
+
+@dataclass(frozen=True)
+class OracleRerun:
+    result: Optional[FallibleProcessResult]
+    error: str  # why it did not run
+
+
+@rule(desc="Run an oracle again", level=LogLevel.DEBUG)
+async def rerun_oracle(request: OracleRerunRequest, local_env: ChosenLocalEnvironmentName) -> OracleRerun:
+    """The test process `pants test` runs for the target, with `env` added, in the jail."""
+    field_set = PythonTestFieldSet.create(request.target)
+    try:
+        setup = await Get(TestSetup, {TestSetupRequest((field_set,), request.metadata, is_debug=False,
+                                                       extra_env=request.env): TestSetupRequest,
+                                      local_env.val: EnvironmentName})
+        changes: Dict[str, Any] = {"description": request.description}
+        if request.timeout_seconds is not None:
+            changes["timeout_seconds"] = request.timeout_seconds
+        if request.cache_scope is not None:
+            changes["cache_scope"] = request.cache_scope
+        jailed = await Get(JailedProcess, JailRequest(dataclasses.replace(setup.process, **changes), request.jail))
+        result = await Get(FallibleProcessResult, {jailed.process: Process, local_env.val: EnvironmentName})
+    except Exception as e:
+        return OracleRerun(None, f"not run: {_first_line(e)}")
+    return OracleRerun(result, "")
+
+
 # -- mutants --------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MutantRunRequest:
@@ -254,27 +293,16 @@ class MutantRun:
 
 
 @rule(desc="Run a mutant against an oracle", level=LogLevel.DEBUG)
-async def run_mutant(request: MutantRunRequest, local_env: ChosenLocalEnvironmentName) -> MutantRun:
-    field_set = PythonTestFieldSet.create(request.target)
+async def run_mutant(request: MutantRunRequest) -> MutantRun:
     address = request.target.address.spec
-    try:
-        setup = await Get(
-            TestSetup,
-            {TestSetupRequest((field_set,), request.metadata, is_debug=False,
-                              extra_env=FrozenDict({"ORACLE_GATE_MUTANT": request.env_value})): TestSetupRequest,
-             local_env.val: EnvironmentName},
-        )
-        process = dataclasses.replace(
-            setup.process,
-            description=f"oracle-gate mutant {request.mutant_id} against {address}",
-            timeout_seconds=request.timeout_seconds,
-            # A mutant's outcome is a fact about two digests: keep it, killed or not.
-            cache_scope=ProcessCacheScope.ALWAYS,
-        )
-        jailed = await Get(JailedProcess, JailRequest(process, request.jail))
-        result = await Get(FallibleProcessResult, {jailed.process: Process, local_env.val: EnvironmentName})
-    except Exception as e:
-        return MutantRun(request.mutant_id, address, False, False, f"not run: {_first_line(e)}")
+    rerun = await Get(OracleRerun, OracleRerunRequest(
+        request.target, request.metadata, FrozenDict({"ORACLE_GATE_MUTANT": request.env_value}),
+        f"oracle-gate mutant {request.mutant_id} against {address}", request.timeout_seconds,
+        # A mutant's outcome is a fact about two digests: keep it, killed or not.
+        ProcessCacheScope.ALWAYS, request.jail))
+    result = rerun.result
+    if result is None:
+        return MutantRun(request.mutant_id, address, False, False, rerun.error)
     subset = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))
     contents = await Get(DigestContents, Digest, subset)
     session, error = _read_session(contents, f"{EXTRA_OUTPUT}/")
@@ -289,6 +317,44 @@ async def run_mutant(request: MutantRunRequest, local_env: ChosenLocalEnvironmen
     killed = bool(failed) or not session.complete or result.exit_code != 0
     detail = f"killed by {failed[0]}" if failed else ("killed: session incomplete" if killed else "survived")
     return MutantRun(request.mutant_id, address, killed, served, detail)
+
+
+# -- the clean room --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CleanroomRunRequest:
+    target: Target
+    metadata: TestMetadata
+    watch: str  # ORACLE_GATE_CLEANROOM: the functions to sample (core/cleanroom.py)
+    jail: Jail = NO_JAIL
+
+
+@dataclass(frozen=True)
+class CleanroomRun:
+    address: str
+    results: Optional[CR.CleanroomResults]
+    error: str  # why there are no results
+
+
+@rule(desc="Replay an oracle's calls in a clean room", level=LogLevel.DEBUG)
+async def run_cleanroom(request: CleanroomRunRequest) -> CleanroomRun:
+    """The oracle's own session again, its calls into the watched functions sampled, then replayed
+    by the recorder in clean interpreters; cached by the watch list like any process input."""
+    address = request.target.address.spec
+    rerun = await Get(OracleRerun, OracleRerunRequest(
+        request.target, request.metadata, FrozenDict({CR.ENV: request.watch}), f"oracle-gate clean room for {address}",
+        jail=request.jail))
+    result = rerun.result
+    if result is None:
+        return CleanroomRun(address, None, rerun.error)
+    subset = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/{CR.RESULTS_RELPATH}"])))
+    contents = await Get(DigestContents, Digest, subset)
+    if not contents:
+        tail = _tail(result.stdout.decode(errors="replace") + "\n" + result.stderr.decode(errors="replace"), 3)
+        return CleanroomRun(address, None, f"the session left no clean-room results (exit {result.exit_code}): {tail}")
+    try:
+        return CleanroomRun(address, CR.loads(contents[0].content), "")
+    except ValueError as e:
+        return CleanroomRun(address, None, str(e))
 
 
 def rules():

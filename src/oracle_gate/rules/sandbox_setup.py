@@ -41,17 +41,20 @@ BOOT_PACKAGE = "_oracle_gate_boot"
 CONFIG_DIR = ".oracle-gate/config"
 LEDGER_DIR = ".oracle-gate/ledgers"
 # The core modules the recorder imports (relatively), shipped beside it.
-CORE_MODULES = ("__init__", "results", "signature")
-SANDBOX_MODULES = ("__init__", "plugin", "replay")
+CORE_MODULES = ("__init__", "results", "signature", "cleanroom")
+SANDBOX_MODULES = ("__init__", "plugin", "replay", "clean_interpreter")
 DIST_INFO = "oracle_gate_sandbox-1.0.dist-info"
 PLUGINS = {"oracle_gate": "plugin", "oracle_gate_replay": "replay"}  # pytest11 entry point -> module
 
 # Executed once, at import: copies the recorder out of the sandbox and puts the copy on sys.path.
 # (Templates with `{package}` and `{module}`: build-support/recorder-matrix reads them too.)
+# The copy sits in a directory named site-packages: tools that tell local code from installed code
+# treat it as installed (Hypothesis draws examples from the constants of local modules only).
 BOOT_RUNTIME = """\
 import atexit, os, shutil, sys, tempfile
-_copy = tempfile.mkdtemp(prefix="oracle-gate-recorder-")
-atexit.register(shutil.rmtree, _copy, True)
+_root = tempfile.mkdtemp(prefix="oracle-gate-recorder-")
+atexit.register(shutil.rmtree, _root, True)
+_copy = os.path.join(_root, "site-packages")
 shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), "runtime", "{package}"),
                 os.path.join(_copy, "{package}"))
 sys.path.append(_copy)

@@ -16,6 +16,7 @@ relative to the build root), `address` and `fixtures` (locked fixture paths to r
 from __future__ import annotations
 
 import base64
+import dis
 import functools
 import glob
 import hashlib
@@ -24,15 +25,20 @@ import inspect
 import json
 import os
 import platform
+import pickle
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import threading
 import types
 import zlib
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import pytest  # pants: no-infer-dep
 
+from ..core import cleanroom as CR
 from ..core.results import (
     RESULTS_RELPATH,
     TAIL_LINES,
@@ -158,7 +164,8 @@ class _Evidence:
         self._previous: Tuple[Any, Any] = (None, None)
         self._running = self._recording = False
 
-    def start(self) -> None:
+    def start(self, extra: Optional[Callable[[types.FrameType, str, Any], None]] = None) -> None:
+        """`extra`: a profile function that also sees every event while recording (the sampler)."""
         sink = self._sink
         monitoring = getattr(sys, "monitoring", None)
         if monitoring is not None:
@@ -175,6 +182,9 @@ class _Evidence:
             monitoring.register_callback(tool, monitoring.events.PY_START, on_start)
             monitoring.set_events(tool, monitoring.events.PY_START)
             self._tool = tool
+            if extra is not None:
+                self._previous = (sys.getprofile(), _thread_profile())
+                self._profile = extra
         else:
             previous = sys.getprofile()
             if previous is not None and not callable(previous):
@@ -183,12 +193,15 @@ class _Evidence:
             def profile(frame: types.FrameType, event: str, arg: Any) -> None:
                 if event == "call":
                     sink[0].add(frame.f_code)
+                if extra is not None:
+                    extra(frame, event, arg)
                 if previous is not None:
                     previous(frame, event, arg)
 
             self._previous = (previous, _thread_profile())
             self._profile = profile
-            threading.setprofile(profile)  # threads a test starts
+        if self._profile is not None:
+            threading.setprofile(self._profile)  # threads a test starts
         self._running = True
 
     @property
@@ -237,8 +250,219 @@ class _Evidence:
             monitoring.set_events(self._tool, 0)
             monitoring.register_callback(self._tool, monitoring.events.PY_START, None)
             monitoring.free_tool_id(self._tool)
-        else:
+        if self._profile is not None:
             threading.setprofile(self._previous[1])
+
+
+# -- the clean room's sample -------------------------------------------------------------------------
+_RETURNS = frozenset(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
+_NOT_A_CALL = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+# Fixtures that patch the world a call sees: such a call's result is no statement about its arguments.
+PATCHING_FIXTURES = frozenset({"monkeypatch", "mocker", "class_mocker", "module_mocker", "package_mocker",
+                               "session_mocker"})
+Key = Tuple[str, int, str]  # (sandbox-relative path, co_firstlineno, co_name)
+
+
+def _returned(frame: types.FrameType) -> bool:
+    """A profile 'return' event after a return instruction, not an exception unwinding the frame."""
+    i = frame.f_lasti
+    code = frame.f_code.co_code
+    return 0 <= i < len(code) and code[i] in _RETURNS
+
+
+def _is_mock(value: Any) -> bool:
+    mock = sys.modules.get("unittest.mock")
+    return mock is not None and isinstance(value, mock.NonCallableMock)
+
+
+def _target_of(obj: Any, code: types.CodeType) -> bool:
+    for _ in range(10):  # decorators that keep `__wrapped__` (functools.wraps, lru_cache)
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+        if getattr(obj, "__code__", None) is code:
+            return True
+        obj = getattr(obj, "__wrapped__", None)
+        if obj is None:
+            return False
+    return False
+
+
+def _locate(frame: types.FrameType) -> Optional[Tuple[str, Tuple[str, ...]]]:
+    """How a clean interpreter reaches the running function: its module and an attribute chain."""
+    name = frame.f_globals.get("__name__")
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    if module is None:
+        return None
+    code = frame.f_code
+    namespace = dict(vars(module))
+    for attr, obj in namespace.items():
+        if _target_of(obj, code):
+            return name, (attr,)
+    for attr, obj in namespace.items():
+        if isinstance(obj, type) and obj.__module__ == name:
+            for member_name, member in list(vars(obj).items()):
+                if _target_of(member, code):
+                    return name, (attr, member_name)
+    return None
+
+
+def _outside(root: str) -> str:
+    """A new directory outside the test's sandbox (Pants points TMPDIR into it): the clean room
+    runs somewhere that looks like no test's directory."""
+    for parent in ("/tmp", "/var/tmp", None):
+        try:
+            path = tempfile.mkdtemp(prefix="run-", dir=parent)
+        except OSError:
+            continue
+        if not _under(os.path.realpath(path), os.path.realpath(root)) or parent is None:
+            return path
+        shutil.rmtree(path, ignore_errors=True)
+    raise OSError("no temporary directory")
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+class _Sampler:
+    """Samples the calls a test makes into the watched functions (core/cleanroom.py): arguments as
+    the call began, outcome as it ended; per function, the SAMPLES_PER_FUNCTION calls whose
+    arguments hash lowest among the first CALLS_CONSIDERED. Fed by the evidence profile hook."""
+
+    def __init__(self, watches: Sequence[CR.Watch], source: Callable[[str], Optional[str]]) -> None:
+        self.watches: Dict[str, List[CR.Watch]] = {}
+        for w in watches:
+            self.watches.setdefault(w.path, []).append(w)
+        self.source = source
+        self.active = False  # a test runs (not an import)
+        self.patched = False  # the running test patches the world (a patching fixture, @mock.patch)
+        self._keys: Dict[types.CodeType, Optional[Key]] = {}
+        self._where: Dict[Key, Optional[Tuple[str, Tuple[str, ...]]]] = {}
+        self._pending: List[Tuple[types.FrameType, Key, Optional[Tuple[bytes, str]]]] = []
+        self.kept: Dict[Key, Dict[str, Tuple[bytes, str, str]]] = {}  # key -> sample key -> (args, input, outcome)
+        self.seen: Dict[Key, int] = {}
+        self.skipped: Dict[Key, Dict[str, int]] = {}
+
+    def _key(self, code: types.CodeType) -> Optional[Key]:
+        if code not in self._keys:
+            path = self.source(code.co_filename)
+            found = next((w for w in self.watches.get(path or "", ())
+                          if w.name == code.co_name and w.first <= code.co_firstlineno <= w.last), None)
+            self._keys[code] = (path, code.co_firstlineno, code.co_name) if found and path else None
+        return self._keys[code]
+
+    def _skip(self, key: Key, why: str) -> None:
+        counts = self.skipped.setdefault(key, {})
+        counts[why] = counts.get(why, 0) + 1
+
+    def event(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            if self.active:
+                key = self._key(frame.f_code)
+                if key is not None:
+                    self._pending.append((frame, key, self._arguments(frame, key)))
+        elif event == "return" and self._pending and self._pending[-1][0] is frame:
+            _, key, taken = self._pending.pop()
+            if taken is not None:
+                self._keep(key, taken, frame, arg)
+
+    def _arguments(self, frame: types.FrameType, key: Key) -> Optional[Tuple[bytes, str]]:
+        seen = self.seen[key] = self.seen.get(key, 0) + 1
+        code = frame.f_code
+        if seen > CR.CALLS_CONSIDERED:
+            return None
+        if code.co_flags & _NOT_A_CALL:
+            self._skip(key, "a generator or coroutine")
+            return None
+        if self.patched:
+            self._skip(key, "its test patches the world (monkeypatch, mock)")
+            return None
+        values = frame.f_locals
+        names = code.co_varnames
+        n = code.co_argcount + code.co_kwonlyargcount
+        args = [values[a] for a in names[:code.co_argcount]]
+        kwargs = {a: values[a] for a in names[code.co_argcount:n]}
+        if code.co_flags & inspect.CO_VARARGS:
+            args.extend(values[names[n]])
+            n += 1
+        if code.co_flags & inspect.CO_VARKEYWORDS:
+            kwargs.update(values[names[n]])
+        if any(_is_mock(v) for v in (*args, *kwargs.values())) or any(
+                _is_mock(frame.f_globals.get(g)) for g in code.co_names):
+            self._skip(key, "it sees a mock")
+            return None
+        try:
+            blob = pickle.dumps((tuple(args), kwargs), protocol=4)
+        except Exception as e:
+            self._skip(key, f"its arguments cannot be pickled ({type(e).__name__})")
+            return None
+        if len(blob) > CR.MAX_ARGS_BYTES:
+            self._skip(key, "its arguments are too large to keep")
+            return None
+        shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+        return blob, f"{code.co_name}({shown[:240]})"
+
+    def _keep(self, key: Key, taken: Tuple[bytes, str], frame: types.FrameType, result: Any) -> None:
+        if key not in self._where:
+            self._where[key] = _locate(frame)
+        if self._where[key] is None:
+            self._skip(key, "no module attribute reaches it")
+            return
+        blob, shown = taken
+        outcome = CR.outcome_of(result) if _returned(frame) else CR.RAISED
+        kept = self.kept.setdefault(key, {})
+        kept.setdefault(CR.sample_key(blob), (blob, shown, outcome))
+        if len(kept) > CR.SAMPLES_PER_FUNCTION:
+            del kept[max(kept)]
+
+    def replay(self, root: str) -> CR.CleanroomResults:
+        """Re-execute every kept call in the clean variants (the module docstring of core/cleanroom.py)."""
+        calls = [(key, entry) for key in sorted(self.kept) for _, entry in sorted(self.kept[key].items())]
+        unreplayed = [CR.Unreplayed(*key, self.seen.get(key, 0), "; ".join(f"{why} x{n}" for why, n in sorted(w.items())))
+                      for key, w in sorted(self.skipped.items()) if key not in self.kept]
+        if not calls:
+            return CR.CleanroomResults((), tuple(unreplayed))
+        work = _outside(root)
+        errors: List[str] = []
+        try:
+            script = os.path.join(work, "main.py")
+            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "clean_interpreter.py"), script)
+            shutil.copyfile(CR.__file__, os.path.join(work, "cleanroom_protocol.py"))
+            sys_path = [os.path.abspath(os.path.join(root, p)) for p in sys.path
+                        if p and "oracle-gate-recorder-" not in p]
+            spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
+                           "args": base64.b64encode(blob).decode("ascii")} for key, (blob, _, _) in calls]
+            outcomes: Dict[str, List[List[str]]] = {}
+            for i, (variant, offset, seed) in enumerate(CR.VARIANTS):
+                cwd = tempfile.mkdtemp(dir=work)
+                spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
+                with open(spec, "w", encoding="utf-8") as f:
+                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0, "calls": spec_calls}, f)
+                env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
+                       "TMPDIR": cwd}
+                proc = subprocess.run([sys.executable, "-s", "-B", script, spec, out], cwd=cwd, env=env,
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      timeout=CR.CHILD_TIMEOUT)
+                try:
+                    with open(out, encoding="utf-8") as f:
+                        outcomes[variant] = json.load(f)
+                except (OSError, ValueError):
+                    last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
+                    why = f"the clean interpreter exited {proc.returncode} without results: {last}"
+                    errors.append(f"clean variant {variant}: {why}")
+                    outcomes[variant] = [[f"{CR.NOT_RUN}{why}"]] * len(calls)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        out_calls = []
+        for j, (key, (_, shown, expected)) in enumerate(calls):
+            results = []
+            for variant, _, _ in CR.VARIANTS:
+                got = outcomes[variant][j]
+                results.append((variant, got[0]))
+                if len(got) > 1:
+                    results.append((CR.AGAIN, got[1]))
+            out_calls.append(CR.Call(key[0], key[1], key[2], shown, expected, tuple(results)))
+        return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
 
 
 # -- tracebacks and skips --------------------------------------------------------------------------
@@ -355,8 +579,15 @@ class Recorder:
         self.interrupted: Optional[str] = None
         self.evidence = _Evidence()
         self._sources: Dict[str, Optional[str]] = {}
+        self.sampler: Optional[_Sampler] = None
         self._guard(self._load_configs)
-        self._guard(self.evidence.start)
+        self._guard(self._start_sampler)
+        self._guard(self.evidence.start, self.sampler.event if self.sampler is not None else None)
+
+    def _start_sampler(self) -> None:
+        watch = os.environ.get(CR.ENV)
+        if watch:
+            self.sampler = _Sampler(CR.decode_watch(watch), self._source)
 
     # -- plumbing ------------------------------------------------------------------------------
     def _guard(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -485,8 +716,14 @@ class Recorder:
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_runtest_protocol(self, item: Any) -> Any:
         self._guard(lambda: self.evidence.record(self._file_of(item)))
+        if self.sampler is not None:
+            self.sampler.active = True
+            self.sampler.patched = bool(PATCHING_FIXTURES.intersection(getattr(item, "fixturenames", ()) or ())
+                                        or getattr(getattr(item, "obj", None), "patchings", None))
         yield
         self._guard(self.evidence.pause)
+        if self.sampler is not None:
+            self.sampler.active = False
 
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_call(self, item: Any) -> Any:
@@ -642,6 +879,10 @@ class Recorder:
             results = SessionResults(complete=False, exit_status=int(session.exitstatus), versions=_versions(),
                                      recorder_errors=tuple(self.errors))
         self._guard(self._write, results)
+        if self.sampler is not None:
+            cleanroom = self._guard(self.sampler.replay, self.root)
+            self._guard(self._write_file, CR.RESULTS_RELPATH, CR.dumps(
+                cleanroom if cleanroom is not None else CR.CleanroomResults(errors=tuple(self.errors[-1:]))))
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         for error in self.errors:
@@ -720,10 +961,13 @@ class Recorder:
             return None
 
     def _write(self, results: SessionResults) -> None:
-        path = os.path.join(self.root, EXTRA_OUTPUT, *RESULTS_RELPATH.split("/"))
+        self._write_file(RESULTS_RELPATH, dumps(results))
+
+    def _write_file(self, relpath: str, data: bytes) -> None:
+        path = os.path.join(self.root, EXTRA_OUTPUT, *relpath.split("/"))
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path + ".tmp", "wb") as f:
-            f.write(dumps(results))
+            f.write(data)
         os.replace(path + ".tmp", path)
 
 

@@ -11,10 +11,7 @@ returns to extra-output/oracle-gate/recorded/ instead of comparing, and pass.
 """
 from __future__ import annotations
 
-import base64
 import builtins
-import dataclasses
-import enum
 import glob
 import importlib
 import json
@@ -23,44 +20,11 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest  # pants: no-infer-dep
 
+from ..core.cleanroom import canonical
+
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
 RECORD_DIR = os.path.join("extra-output", "oracle-gate", "recorded")
 PYTEST_7 = int(pytest.__version__.split(".")[0]) >= 7
-
-
-def canonical(value: Any) -> str:
-    return json.dumps(_jsonable(value, 0), sort_keys=True, separators=(",", ":"), allow_nan=True)
-
-
-def _jsonable(value: Any, depth: int) -> Any:
-    if depth > 50:
-        return "<too deep>"
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, float):
-        return value if value == value else "NaN"
-    if isinstance(value, (bytes, bytearray)):
-        return {"__bytes__": base64.b64encode(bytes(value)).decode()}
-    if isinstance(value, enum.Enum):
-        return _jsonable(value.value, depth + 1)
-    if type(value) is dict:
-        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
-    if type(value) in (list, tuple):
-        return [_jsonable(v, depth + 1) for v in value]
-    if isinstance(value, (dict, list, tuple)):
-        # A subclass can lie through its own methods (`__eq__`, `__getitem__`): its type is part of
-        # the output, and its content is read through the public protocol the callers use.
-        content = {str(k): _jsonable(value[k], depth + 1) for k in value} if isinstance(value, dict) \
-            else [_jsonable(value[i], depth + 1) for i in range(len(value))]
-        return {"__class__": type(value).__name__, "value": content}
-    if isinstance(value, (set, frozenset)):
-        return sorted((_jsonable(v, depth + 1) for v in value), key=repr)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        fields = {f.name: _jsonable(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value)}
-        return {"__class__": type(value).__name__, **fields}
-    if hasattr(value, "__dict__"):
-        return {"__class__": type(value).__name__, **{k: _jsonable(v, depth + 1) for k, v in sorted(vars(value).items())}}
-    return {"__repr__": repr(value)}
 
 
 def _configs(root: str) -> Dict[str, Dict[str, Any]]:

@@ -1,0 +1,134 @@
+"""The clean interpreter's program (core/cleanroom.py says what the clean room is).
+
+The recorder copies this file as `main.py`, and core/cleanroom.py as `cleanroom_protocol.py`, to a
+directory outside the test's sandbox and runs `python -s -B main.py spec.json out.json` there with
+a minimal environment: it moves the clocks, refuses to import a test runner, puts the test's
+sys.path in place, rebuilds each sampled call from its pickled arguments, calls it (twice, with the
+first result mutated in between, when the spec says `again`) and writes what each call did.
+"""
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import pickle
+import sys
+from typing import Any, List, Sequence
+
+try:
+    from ..core.cleanroom import NOT_RUN, outcome_of
+except ImportError:  # run as the clean interpreter's script, beside a copy of the protocol
+    from cleanroom_protocol import NOT_RUN, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
+
+def _move_clock(offset: int) -> None:
+    """Move the Python-level clocks by `offset` seconds before any code under judgement imports them."""
+    if not offset:
+        return
+    import datetime as dt
+    import time
+
+    real_time, real_ns = time.time, time.time_ns
+    time.time = lambda: real_time() + offset  # type: ignore[assignment]
+    time.time_ns = lambda: real_ns() + offset * 1_000_000_000  # type: ignore[assignment]
+    for name in ("localtime", "gmtime", "ctime"):
+        real = getattr(time, name)
+        setattr(time, name, (lambda real: lambda secs=None: real(time.time() if secs is None else secs))(real))
+    real_strftime = time.strftime
+    time.strftime = lambda fmt, t=None: real_strftime(fmt, time.localtime() if t is None else t)  # type: ignore
+
+    class date(dt.date):
+        __slots__ = ()
+
+        @classmethod
+        def today(cls):  # type: ignore[override]
+            return cls.fromtimestamp(time.time())
+
+    class datetime(dt.datetime):
+        __slots__ = ()
+
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[override]
+            return cls.fromtimestamp(time.time(), tz)
+
+        @classmethod
+        def utcnow(cls):  # type: ignore[override]
+            return cls.utcfromtimestamp(time.time())
+
+        @classmethod
+        def today(cls):  # type: ignore[override]
+            return cls.fromtimestamp(time.time())
+
+    for cls in (date, datetime):
+        cls.__module__ = "datetime"
+    dt.date, dt.datetime = date, datetime  # type: ignore[misc]
+
+
+def _resolve(module: str, chain: Sequence[str]) -> Any:
+    obj: Any = importlib.import_module(module)
+    for i, part in enumerate(chain):
+        obj = vars(obj)[part] if i else getattr(obj, part)
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+    return obj
+
+
+def _mutate(result: Any) -> bool:
+    marker = object()
+    if isinstance(result, list):
+        result.append(marker)
+    elif isinstance(result, dict):
+        result[marker] = marker
+    elif isinstance(result, set):
+        result.add(marker)
+    elif isinstance(result, bytearray):
+        result.append(0)
+    else:
+        return False
+    return True
+
+
+RUNNERS = ("pytest", "_pytest", "hypothesis", "_hypothesis_pytestplugin", "pluggy", "py")
+
+
+class _NoRunners:
+    """Refuses to import a test runner: arguments whose pickle needs a test module (which imports
+    pytest) cannot be rebuilt here, rather than bring the runner into the clean interpreter."""
+
+    @staticmethod
+    def find_spec(name: str, path: Any = None, target: Any = None) -> None:
+        if name.split(".")[0] in RUNNERS:
+            raise ImportError(f"{name} is not importable in the clean room")
+        return None
+
+
+def _child(spec_path: str, out_path: str) -> int:
+    with open(spec_path, encoding="utf-8") as f:
+        spec = json.load(f)
+    _move_clock(int(spec["offset"]))
+    sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
+    sys.path[:] = list(spec["sys_path"])
+    out: List[List[str]] = []
+    for call in spec["calls"]:
+        got: List[str] = []
+        for attempt in range(2 if spec["again"] else 1):
+            try:
+                fn = _resolve(call["module"], call["chain"])
+                args, kwargs = pickle.loads(base64.b64decode(call["args"]))
+            except BaseException as e:  # the call cannot be rebuilt here: not a verdict on the code
+                got.append(f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")
+                break
+            try:
+                result, raised = fn(*args, **kwargs), None
+            except BaseException as e:
+                result, raised = None, e
+            got.append(outcome_of(result, raised))
+            if attempt == 0 and (raised is not None or not _mutate(result)):
+                break  # nothing shared to mutate: the second call would say nothing new
+        out.append(got)
+    with open(out_path, "w", encoding="utf-8") as f:
+        json.dump(out, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,177 @@
+"""The clean room in one real pytest session (known cases): the recorder samples the calls the tests
+make into the watched functions, then replays each in clean interpreters (core/cleanroom.py)."""
+import ast
+import datetime
+import os
+import subprocess
+import sys
+
+import pytest
+
+from oracle_gate.core import cleanroom as CR
+
+MODULE = '''\
+import datetime
+import io
+import os
+import sys
+
+_MEMO = {}
+
+
+def honest(total, *parts, rate=2, **extra):
+    return [total * rate, list(parts), sorted(extra.items())]
+
+
+def off_unless_captured(n):
+    return n - (type(sys.stdout) is io.TextIOWrapper)
+
+
+def off_outside_its_directory(n):
+    return n + (not os.path.exists("sentinel.txt"))
+
+
+def date_bomb(n):
+    return n + (datetime.date.today() >= datetime.date.fromordinal(BOMB) or datetime.datetime.now().year > 2100)
+
+
+def shared(n):
+    if n not in _MEMO:
+        _MEMO[n] = list(range(n))
+    return _MEMO[n]
+
+
+def boom(n):
+    raise ValueError(n)
+
+
+def patched_only(n):
+    return n
+
+
+def counts(n):
+    yield from range(n)
+
+
+def takes_anything(f):
+    return 1
+
+
+def takes_defined(x):
+    return 1
+
+
+def runner_loaded(n):
+    return n + ("pytest" in sys.modules)
+
+
+class Account:
+    def __init__(self, cents):
+        self.cents = cents
+
+    def total(self, extra):
+        return self.cents + extra
+'''
+
+TESTS = '''\
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
+                 patched_only, runner_loaded, shared, takes_anything, takes_defined)
+
+
+class Defined:  # a class the test module defines: rebuilding it would import pytest
+    def __eq__(self, other):
+        return isinstance(other, Defined)
+
+
+@settings(max_examples=30, database=None)
+@given(st.integers(0, 50))
+def test_laws(n):
+    assert honest(n, 1, 2, rate=3, note="x")[0] == 3 * n
+    assert off_unless_captured(n) == n
+    assert off_outside_its_directory(n) == n
+    assert date_bomb(n) == n
+    assert shared(n % 4) == list(range(n % 4))
+    assert Account(n).total(1) == n + 1
+    assert list(counts(2)) == [0, 1]
+    assert takes_anything(lambda: n) == 1
+    assert takes_anything(mock.Mock()) == 1
+    assert takes_defined(Defined()) == 1
+    assert runner_loaded(n) == n + 1
+
+
+def test_boom():
+    with pytest.raises(ValueError):
+        boom(3)
+
+
+def test_patched(monkeypatch):
+    monkeypatch.setenv("X", "1")
+    assert patched_only(2) == 2
+'''
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> CR.CleanroomResults:
+    root = tmp_path_factory.mktemp("cleanroom")
+    # The bomb goes off 200 days from today: 400 days ahead sees it, 1 day ahead does not.
+    (root / "mod.py").write_text(MODULE.replace("BOMB", str(datetime.date.today().toordinal() + 200)))
+    (root / "test_mod.py").write_text(TESTS)
+    (root / "sentinel.txt").write_text("the tests run here\n")
+    tree = ast.parse(MODULE)
+    watches = [CR.Watch("mod.py", n.name, n.lineno, n.end_lineno) for n in ast.walk(tree)
+               if isinstance(n, ast.FunctionDef)]
+    env = {**os.environ, CR.ENV: CR.encode_watch(watches), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+           "PYTHONPATH": os.pathsep.join([str(root), *sys.path])}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "oracle_gate.sandbox.plugin", "-p",
+                           "no:cacheprovider", "test_mod.py"], cwd=root, env=env, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return CR.loads((root / "extra-output" / CR.RESULTS_RELPATH).read_bytes())
+
+
+def differing(results: CR.CleanroomResults):
+    return {(call.name, variant) for call, variant, _ in results.differences()}
+
+
+def test_code_that_knows_its_test_differs_in_the_clean_room(results):
+    assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
+                                                         "date_bomb", "shared", "runner_loaded"}
+    assert results.errors == ()
+
+
+def test_each_difference_names_the_variant_that_showed_it(results):
+    found = differing(results)
+    assert {v for n, v in found if n == "off_unless_captured"} == {"clean", "clock+1d", "clock+400d", "clock+10y"}
+    assert {v for n, v in found if n == "date_bomb"} == {"clock+400d", "clock+10y"}
+    assert {v for n, v in found if n == "shared"} == {CR.AGAIN}
+
+
+def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(results):
+    replayed = {c.name for c in results.calls}
+    assert {"honest", "boom", "total", "__init__"} <= replayed
+    call = next(c for c in results.calls if c.name == "honest")
+    assert call.input.startswith("honest(") and "rate=3" in call.input and "note='x'" in call.input
+    assert next(c for c in results.calls if c.name == "boom").expected == CR.RAISED
+    assert len([c for c in results.calls if c.name == "honest"]) == CR.SAMPLES_PER_FUNCTION
+
+
+def test_calls_that_cannot_be_replayed_say_why(results):
+    why = {u.name: u.why for u in results.unreplayed}
+    assert "patches the world" in why["patched_only"]
+    assert "generator" in why["counts"]
+    assert "mock" in why["takes_anything"] and "cannot be pickled" in why["takes_anything"]
+    # a test module's own class is pickled by reference; the clean room will not import its runner
+    rebuilt = [got for c in results.calls if c.name == "takes_defined" for _, got in c.results]
+    assert rebuilt and all(got.startswith(CR.NOT_RUN + "cannot rebuild the call (ImportError") for got in rebuilt)
+
+
+def test_a_broken_watch_list_or_results_file_is_a_one_line_error():
+    with pytest.raises(ValueError, match=f"^{CR.ENV} is not a list"):
+        CR.decode_watch("[[1]]")
+    with pytest.raises(ValueError, match="^clean-room results: "):
+        CR.loads(b'{"schema": "oracle-gate/cleanroom", "version": 1, "calls": [{}]}')
