@@ -65,6 +65,15 @@ def runner_loaded(n):
     return n + ("pytest" in sys.modules)
 
 
+class Loud:
+    def __repr__(self):
+        raise RuntimeError("no repr")
+
+
+def takes_loud(x):
+    return 2
+
+
 class Account:
     def __init__(self, cents):
         self.cents = cents
@@ -80,7 +89,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 patched_only, runner_loaded, shared, takes_anything, takes_defined)
+                 patched_only, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
 
 
 class Defined:  # a class the test module defines: rebuilding it would import pytest
@@ -101,6 +110,7 @@ def test_laws(n):
     assert takes_anything(lambda: n) == 1
     assert takes_anything(mock.Mock()) == 1
     assert takes_defined(Defined()) == 1
+    assert takes_loud(Loud()) == 2
     assert runner_loaded(n) == n + 1
 
 
@@ -158,6 +168,9 @@ def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(result
     assert call.input.startswith("honest(") and "rate=3" in call.input and "note='x'" in call.input
     assert next(c for c in results.calls if c.name == "boom").expected == CR.RAISED
     assert len([c for c in results.calls if c.name == "honest"]) == CR.SAMPLES_PER_FUNCTION
+    # an argument whose __repr__ raises is shown as such; the call still replays, the test still passes
+    loud = next(c for c in results.calls if c.name == "takes_loud")
+    assert loud.input == "takes_loud(<arguments whose repr raised RuntimeError>)" and loud.expected == "2"
 
 
 def test_calls_that_cannot_be_replayed_say_why(results):

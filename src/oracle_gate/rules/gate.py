@@ -1008,19 +1008,26 @@ async def run_oracle_gate(
         findings=(*findings, *jail_findings), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
         today=today, ran_oracles=ran, lane=policy.lane,
     )
+    if ran:
+        gi = await _upper_ranks(gi, comp, symbols, runs_judged, src, batches, policy, head, jail)
     verdict = V.evaluate(gi)
-    # The clean room, then R3 numbness, run only when everything below them held (the ladder stops
-    # at the first failure).
-    if ran and verdict.stopped_at is None:
-        checks = await _cleanroom(comp, symbols, verdict, runs_judged, src, batches, jail)
+    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
+
+
+async def _upper_ranks(gi: V.GateInput, comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence],
+                       runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy, head: F.Facts,
+                       jail: Jail) -> V.GateInput:
+    """The clean room (R2_cleanroom), then numbness (R3), each only when every rank below it held
+    (the ladder stops at the first failure)."""
+    verdict = V.evaluate(gi)
+    if verdict.stopped_at is None:
+        checks = await _cleanroom(comp, symbols, verdict, runs, src, batches, jail)
         gi = dataclasses.replace(gi, cleanroom=checks, cleanroom_ran=True)
         verdict = V.evaluate(gi)
-    if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
-        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail)
+    if verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
+        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs, src, batches, policy, head, jail)
         gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)
-        verdict = V.evaluate(gi)
-
-    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
+    return gi
 
 
 def _static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sources, policy: Policy,

@@ -342,6 +342,7 @@ class _Sampler:
         self.kept: Dict[Key, Dict[str, Tuple[bytes, str, str]]] = {}  # key -> sample key -> (args, input, outcome)
         self.seen: Dict[Key, int] = {}
         self.skipped: Dict[Key, Dict[str, int]] = {}
+        self.errors: List[str] = []
 
     def _key(self, code: types.CodeType) -> Optional[Key]:
         if code not in self._keys:
@@ -356,15 +357,21 @@ class _Sampler:
         counts[why] = counts.get(why, 0) + 1
 
     def event(self, frame: types.FrameType, event: str, arg: Any) -> None:
-        if event == "call":
-            if self.active:
-                key = self._key(frame.f_code)
-                if key is not None:
-                    self._pending.append((frame, key, self._arguments(frame, key)))
-        elif event == "return" and self._pending and self._pending[-1][0] is frame:
-            _, key, taken = self._pending.pop()
-            if taken is not None:
-                self._keep(key, taken, frame, arg)
+        # An exception out of a profile function would surface in the test: none ever leaves here
+        # (a user's __repr__ or __reduce__ may raise).
+        try:
+            if event == "call":
+                if self.active:
+                    key = self._key(frame.f_code)
+                    if key is not None:
+                        self._pending.append((frame, key, None))
+                        self._pending[-1] = (frame, key, self._arguments(frame, key))
+            elif event == "return" and self._pending and self._pending[-1][0] is frame:
+                _, key, taken = self._pending.pop()
+                if taken is not None:
+                    self._keep(key, taken, frame, arg)
+        except Exception as e:
+            self.errors.append(f"{type(e).__name__}: {e}"[:200])
 
     def _arguments(self, frame: types.FrameType, key: Key) -> Optional[Tuple[bytes, str]]:
         seen = self.seen[key] = self.seen.get(key, 0) + 1
@@ -399,7 +406,10 @@ class _Sampler:
         if len(blob) > CR.MAX_ARGS_BYTES:
             self._skip(key, "its arguments are too large to keep")
             return None
-        shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+        try:
+            shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+        except Exception as e:  # a __repr__ that raises: the call is still replayable
+            shown = f"<arguments whose repr raised {type(e).__name__}>"
         return blob, f"{code.co_name}({shown[:240]})"
 
     def _keep(self, key: Key, taken: Tuple[bytes, str], frame: types.FrameType, result: Any) -> None:
@@ -421,9 +431,9 @@ class _Sampler:
         unreplayed = [CR.Unreplayed(*key, self.seen.get(key, 0), "; ".join(f"{why} x{n}" for why, n in sorted(w.items())))
                       for key, w in sorted(self.skipped.items()) if key not in self.kept]
         if not calls:
-            return CR.CleanroomResults((), tuple(unreplayed))
+            return CR.CleanroomResults((), tuple(unreplayed), tuple(self.errors[:5]))
         work = _outside(root)
-        errors: List[str] = []
+        errors: List[str] = self.errors[:5]
         try:
             script = os.path.join(work, "main.py")
             shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "clean_interpreter.py"), script)
