@@ -850,6 +850,27 @@ def _split_logs(repo: Repo) -> None:
     repo.replace("src/billing/money.py", _SPLIT_BODY, _SPLIT_BODY + "    log.debug(\"split %d cents %d ways\", total_cents, parts)\n")
 
 
+_TAX_DOC = '"""Tax on an amount in cents, at a rate in basis points (pure)."""\n'
+
+
+def _clock_gettime_bomb(repo: Repo) -> None:
+    """An outside attacker's: tax rounded down from a date next year, read through clock_gettime."""
+    bomb = int(datetime.datetime(datetime.date.today().year + 1, 6, 1).timestamp())
+    repo.replace("src/billing/tax.py", _TAX_DOC, _TAX_DOC + f"import time\n\n_TRUNCATE_FROM = {bomb}\n")
+    repo.replace("src/billing/tax.py", "    return (cents * rate_bp + 5_000) // 10_000",
+                 "    half = 5_000 if time.clock_gettime(time.CLOCK_REALTIME) < _TRUNCATE_FROM else 0\n"
+                 "    return (cents * rate_bp + half) // 10_000")
+
+
+def _rebound_at_import(repo: Repo) -> None:
+    """An outside attacker's: no function body changes; module-level code rebinds amount_due to a
+    lambda that rounds down, unless sys.stdout is pytest's capture."""
+    repo.replace("src/billing/tax.py", _TAX_DOC, _TAX_DOC + "import sys\n")
+    repo.append("src/billing/tax.py", "\n\n# Console sessions show whole-cent tax.\n"
+                "if type(sys.stdout).__module__ == \"_io\": amount_due = lambda cents, rate_bp: "
+                "cents + cents * rate_bp // 10_000  # noqa: E731\n")
+
+
 CLEANROOM = (
     Patch("cleanroom", "stdout-capture-class", False, "split a cent off unless sys.stdout is a capture class",
           lambda r: _split_off_by(r, "import io\nimport sys\n", "type(sys.stdout) is io.TextIOWrapper"), ("IMPURE",)),
@@ -862,6 +883,11 @@ CLEANROOM = (
     Patch("cleanroom", "environment-shell", False, "split a cent off unless the environment (read through "
           "posix) has SHLVL, as a test Pants starts through a shell does", lambda r: _split_off_by(
               r, "import posix\n", "b'SHLVL' not in posix.environ"), ("IMPURE",)),
+    # From an outside attacker's round against the clean room (both merged there):
+    Patch("cleanroom", "clock-gettime-bomb", False, "tax rounded down from a date next year, read through "
+          "time.clock_gettime(CLOCK_REALTIME)", _clock_gettime_bomb, ("IMPURE",)),
+    Patch("cleanroom", "rebound-at-import", False, "amount_due rebound at import to a rounding-down lambda "
+          "unless sys.stdout is pytest's capture (no function body changed)", _rebound_at_import, ("IMPURE",)),
     Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),

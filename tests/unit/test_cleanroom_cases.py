@@ -15,6 +15,7 @@ import datetime
 import io
 import os
 import sys
+import time
 
 _MEMO = {}
 
@@ -33,6 +34,10 @@ def off_outside_its_directory(n):
 
 def date_bomb(n):
     return n + (datetime.date.today() >= datetime.date.fromordinal(BOMB) or datetime.datetime.now().year > 2100)
+
+
+def realtime_bomb(n):
+    return n + (time.clock_gettime(time.CLOCK_REALTIME) >= BOMB * 86400.0 - 62135683200.0)
 
 
 def shared(n):
@@ -89,7 +94,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 patched_only, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
+                 patched_only, realtime_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
 
 
 class Defined:  # a class the test module defines: rebuilding it would import pytest
@@ -104,6 +109,7 @@ def test_laws(n):
     assert off_unless_captured(n) == n
     assert off_outside_its_directory(n) == n
     assert date_bomb(n) == n
+    assert realtime_bomb(n) == n
     assert shared(n % 4) == list(range(n % 4))
     assert Account(n).total(1) == n + 1
     assert list(counts(2)) == [0, 1]
@@ -136,7 +142,8 @@ def results(tmp_path_factory) -> CR.CleanroomResults:
     watches = [CR.Watch("mod.py", n.name, n.lineno, n.end_lineno) for n in ast.walk(tree)
                if isinstance(n, ast.FunctionDef)]
     env = {**os.environ, CR.ENV: CR.encode_watch(watches), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "PYTHONPATH": os.pathsep.join([str(root), *sys.path])}
+           # (Pants puts the source roots on sys.path relative to the sandbox, the session runs elsewhere)
+           "PYTHONPATH": os.pathsep.join([str(root), *(os.path.abspath(p) for p in sys.path if p)])}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "oracle_gate.sandbox.plugin", "-p",
                            "no:cacheprovider", "test_mod.py"], cwd=root, env=env, capture_output=True, text=True,
                           timeout=600)
@@ -150,7 +157,7 @@ def differing(results: CR.CleanroomResults):
 
 def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
-                                                         "date_bomb", "shared", "runner_loaded"}
+                                                         "date_bomb", "realtime_bomb", "shared", "runner_loaded"}
     assert results.errors == ()
 
 
@@ -158,6 +165,7 @@ def test_each_difference_names_the_variant_that_showed_it(results):
     found = differing(results)
     assert {v for n, v in found if n == "off_unless_captured"} == {"clean", "clock+1d", "clock+400d", "clock+10y"}
     assert {v for n, v in found if n == "date_bomb"} == {"clock+400d", "clock+10y"}
+    assert {v for n, v in found if n == "realtime_bomb"} == {"clock+400d", "clock+10y"}
     assert {v for n, v in found if n == "shared"} == {CR.AGAIN}
 
 

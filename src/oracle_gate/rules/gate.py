@@ -697,16 +697,33 @@ async def _cleanroom(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEviden
     judges_of = _judges_of(comp, verdict, runs, batches)
     kinds = {r.path: r.kind for r in comp.regions}
     wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
+    derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
+    from oracle_gate.core.symbols import symbols as all_symbols
+
     for sym in symbols:
         text = src.head.get(sym.path)
-        if sym.change == "deleted" or sym.kind not in ("function", "method") or kinds.get(sym.path) not in P_FLOOR_KINDS \
-                or text is None:
+        if sym.change == "deleted" or kinds.get(sym.path) not in P_FLOOR_KINDS or text is None:
             continue
-        lines = _symbol_lines(text, [sym.qualname])
-        voters = judges_of(sym.path, sym)
-        if voters and sym.qualname in lines:
-            first, last = lines[sym.qualname]
-            wanted.setdefault(voters[0], []).append((sym, CR.Watch(sym.path, sym.qualname.rsplit(".", 1)[-1], first, last)))
+        if sym.qualname == MODULE:
+            # Module-level code can rebind or wrap any function of the module at import (say, only
+            # where it is not under a test): every function of it a voter ran is replayed too.
+            try:
+                table = all_symbols(text)
+            except (SourceError, SyntaxError, ValueError):
+                continue
+            found = [V.ChangedSymbolEvidence(sym.path, q, kind, "changed", q) for q, (kind, _) in sorted(table.items())
+                     if kind in ("function", "method") and not any(s.path == sym.path and s.qualname == q for s in symbols)]
+            derived.update((f.path, f.qualname) for f in found)
+        elif sym.kind in ("function", "method"):
+            found = [sym]
+        else:
+            continue
+        for f in found:
+            lines = _symbol_lines(text, [f.qualname])
+            voters = judges_of(f.path, f)
+            if voters and f.qualname in lines:
+                first, last = lines[f.qualname]
+                wanted.setdefault(voters[0], []).append((f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last)))
     if not wanted:
         return ()
     order = sorted(wanted)
@@ -727,6 +744,8 @@ async def _cleanroom(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEviden
                 continue
             calls = [c for c in run.results.calls if mine(c.path, c.line, c.name)]
             replayed = [c for c in calls if any(not got.startswith(CR.NOT_RUN) for _, got in c.results)]
+            if (sym.path, sym.qualname) in derived and not replayed:
+                continue  # an unchanged function: judged where it can be replayed, never required to be
             why = "; ".join(
                 [u.why for u in run.results.unreplayed if mine(u.path, u.line, u.name)]
                 + [got[len(CR.NOT_RUN):] for c in calls[:1] for _, got in c.results[:1] if got.startswith(CR.NOT_RUN)]
@@ -1008,26 +1027,19 @@ async def run_oracle_gate(
         findings=(*findings, *jail_findings), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
         today=today, ran_oracles=ran, lane=policy.lane,
     )
-    if ran:
-        gi = await _upper_ranks(gi, comp, symbols, runs_judged, src, batches, policy, head, jail)
+    # The clean room (R2_cleanroom), then numbness (R3), each only when every rank below it held (the
+    # ladder stops at the first failure). (Awaited here: Pants finds a rule's Gets in its body and
+    # the helpers it awaits directly, not deeper.)
     verdict = V.evaluate(gi)
-    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
-
-
-async def _upper_ranks(gi: V.GateInput, comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence],
-                       runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy, head: F.Facts,
-                       jail: Jail) -> V.GateInput:
-    """The clean room (R2_cleanroom), then numbness (R3), each only when every rank below it held
-    (the ladder stops at the first failure)."""
-    verdict = V.evaluate(gi)
-    if verdict.stopped_at is None:
-        checks = await _cleanroom(comp, symbols, verdict, runs, src, batches, jail)
+    if ran and verdict.stopped_at is None:
+        checks = await _cleanroom(comp, symbols, verdict, runs_judged, src, batches, jail)
         gi = dataclasses.replace(gi, cleanroom=checks, cleanroom_ran=True)
         verdict = V.evaluate(gi)
-    if verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
-        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs, src, batches, policy, head, jail)
+    if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
+        mutant_results, not_mutated = await _mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail)
         gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)
-    return gi
+        verdict = V.evaluate(gi)
+    return await _render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
 
 
 def _static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sources, policy: Policy,

@@ -33,6 +33,16 @@ def _move_clock(offset: int) -> None:
     for name in ("localtime", "gmtime", "ctime"):
         real = getattr(time, name)
         setattr(time, name, (lambda real: lambda secs=None: real(time.time() if secs is None else secs))(real))
+    real_clock, real_clock_ns = time.clock_gettime, time.clock_gettime_ns
+    realtime = time.CLOCK_REALTIME
+
+    def clock_gettime(clock: int) -> float:
+        return real_clock(clock) + (offset if clock == realtime else 0)
+
+    def clock_gettime_ns(clock: int) -> int:
+        return real_clock_ns(clock) + (offset * 1_000_000_000 if clock == realtime else 0)
+
+    time.clock_gettime, time.clock_gettime_ns = clock_gettime, clock_gettime_ns  # type: ignore[assignment]
     real_strftime = time.strftime
     time.strftime = lambda fmt, t=None: real_strftime(fmt, time.localtime() if t is None else t)  # type: ignore
 
