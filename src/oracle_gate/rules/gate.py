@@ -44,6 +44,7 @@ from oracle_gate.core.markers import added_markers, judge_config_change, judges_
 from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsupported, changed_lines,
                                      encode_mutant_env, line_mutants, moved_in, removed_lines)
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
+from oracle_gate.core.symbols import symbols as all_symbols
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
 from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, BaseFactsRun, BaseUnevaluable, LastEvaluable,
@@ -698,19 +699,20 @@ async def _cleanroom(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEviden
     kinds = {r.path: r.kind for r in comp.regions}
     wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
     derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
-    from oracle_gate.core.symbols import symbols as all_symbols
-
+    tables: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {}  # path -> its symbols, parsed once
     for sym in symbols:
         text = src.head.get(sym.path)
         if sym.change == "deleted" or kinds.get(sym.path) not in P_FLOOR_KINDS or text is None:
             continue
+        if sym.path not in tables:
+            try:
+                tables[sym.path] = all_symbols(text)
+            except (SourceError, SyntaxError, ValueError):
+                tables[sym.path] = {}
+        table = tables[sym.path]
         if sym.qualname == MODULE:
             # Module-level code can rebind or wrap any function of the module at import (say, only
             # where it is not under a test): every function of it a voter ran is replayed too.
-            try:
-                table = all_symbols(text)
-            except (SourceError, SyntaxError, ValueError):
-                continue
             found = [V.ChangedSymbolEvidence(sym.path, q, kind, "changed", q) for q, (kind, _) in sorted(table.items())
                      if kind in ("function", "method") and not any(s.path == sym.path and s.qualname == q for s in symbols)]
             derived.update((f.path, f.qualname) for f in found)
@@ -719,10 +721,9 @@ async def _cleanroom(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEviden
         else:
             continue
         for f in found:
-            lines = _symbol_lines(text, [f.qualname])
             voters = judges_of(f.path, f)
-            if voters and f.qualname in lines:
-                first, last = lines[f.qualname]
+            if voters and f.qualname in table:
+                first, last = table[f.qualname][1]
                 wanted.setdefault(voters[0], []).append((f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last)))
     if not wanted:
         return ()
@@ -860,8 +861,6 @@ def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:
 
 
 def _symbol_lines(text: str, qualnames: Sequence[str]) -> Dict[str, Tuple[int, int]]:
-    from oracle_gate.core.symbols import symbols as all_symbols
-
     table = all_symbols(text)
     return {q: table[q][1] for q in qualnames if q in table}
 

@@ -182,16 +182,14 @@ class _Evidence:
             monitoring.register_callback(tool, monitoring.events.PY_START, on_start)
             monitoring.set_events(tool, monitoring.events.PY_START)
             self._tool = tool
-            if extra is not None:
-                self._previous = (sys.getprofile(), _thread_profile())
-                self._profile = extra
-        else:
+        calls = self._tool is None  # before 3.12 the profile hook records the code that starts
+        if calls or extra is not None:
             previous = sys.getprofile()
             if previous is not None and not callable(previous):
                 raise RuntimeError("another profiler holds the profile hook")
 
             def profile(frame: types.FrameType, event: str, arg: Any) -> None:
-                if event == "call":
+                if calls and event == "call":
                     sink[0].add(frame.f_code)
                 if extra is not None:
                     extra(frame, event, arg)
