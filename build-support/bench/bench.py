@@ -686,8 +686,9 @@ class Bench:
     def measure_mutation(self) -> Table:
         table = Table("5. Mutation cost on examples/billing (full gate; mutants of the changed symbols)",
                       ("diff", "changed symbols (report)", "mutants generated", "run", "killed", "survived", "not run",
-                       "first run", "first: executed tests / mutants / all; cached", "rerun (median)",
-                       "rerun: executed tests / mutants / all; cached", "verdict", "load"))
+                       "clean room: calls replayed", "first run", "pants test of the same oracles", "gate / test",
+                       "first: executed tests / mutants / clean rooms / all; cached", "rerun (median)",
+                       "rerun: executed tests / mutants / clean rooms / all; cached", "verdict", "load"))
         root = self.billing_repo()
         branches = {n: symbol_branch(root, symbols) for n, symbols in SYMBOL_DIFFS.items()}
         git(root, "checkout", "-q", branches[1][0])
@@ -702,6 +703,10 @@ class Bench:
             first, data = self.full_gate(root, f"mutation-{n}")
             progress(f"mutation: {n}-symbol diff, {self.args.repeat} reruns")
             reruns = [self.full_gate(root, f"mutation-{n}-rerun-{i}") for i in range(self.args.repeat)]
+            # The baseline the gate's cost is held to: plain `pants test` of the oracles it ran, cold.
+            oracles = sorted({o["address"] for o in data.get("oracles", []) if o.get("address")})
+            progress(f"mutation: {n}-symbol diff, pants test --test-force of its {len(oracles)} oracle target(s)")
+            plain = pants(self.snap, root, "test", "--test-force", *oracles) if oracles else None
             mutants = data.get("mutants", [])
             status = lambda s: sum(1 for m in mutants if m.get("status") == s)
             symbols = sum(len(rv.get("symbols", [])) for rv in data.get("regions", []))
@@ -714,8 +719,12 @@ class Bench:
             reasons = [r.get("line", "") for r in data.get("reasons", [])][:2]
             if data.get("verdict") != "merge" and reasons:
                 verdict += "; " + " | ".join(reasons)[:200]
+            if plain is not None and plain.rc != 0:
+                verdict += f"; pants test exit {plain.rc}"
+            plain_s = plain.seconds if plain is not None else None
             table.add(f"{n} symbol(s)", symbols, len(mutants), status("killed") + status("survived"), status("killed"),
-                      status("survived"), status("not_run"), secs(first.seconds), _execution_summary(first),
+                      status("survived"), status("not_run"), _replayed(data), secs(first.seconds), secs(plain_s),
+                      ratio(first.seconds, plain_s), _execution_summary(first),
                       secs(med([r.seconds for r, _ in reruns])), _execution_summary(last), verdict,
                       f"{first.load:.1f}; {loads([r for r, _ in reruns])}")
         table.notes.append(_EXECUTED_NOTE)
@@ -730,7 +739,7 @@ def _test_seconds(r: Run) -> Tuple[float, int]:
 
 
 _EXECUTED_NOTE = ("executed: processes Pants ran (at debug level it logs `Completed: Run Pytest for ...` or "
-                  "`Completed: oracle-gate mutant ...` only for those; all = `local_execution_requests`, cached = "
+                  "`Completed: oracle-gate mutant ...` or `Completed: oracle-gate clean room for ...` only for those; all = `local_execution_requests`, cached = "
                   "`local_cache_requests_cached`, from `--stats-log`). Every cold run also executes a few processes "
                   "Pants caches per process only (interpreter and `bash` discovery)")
 
@@ -742,9 +751,19 @@ def _executions(r: Run) -> Tuple[str, str, str, str]:
             str(r.counter("local_cache_requests_cached")))
 
 
+def _cleanroom_sessions(r: Run) -> int:
+    """Clean-room sessions Pants executed (a cached one logs nothing at debug level)."""
+    return len(re.findall(r"\[DEBUG\] Completed: oracle-gate clean room for ", r.err))
+
+
 def _execution_summary(r: Run) -> str:
     tests, mutants, executed, cached = _executions(r)
-    return f"{tests} / {mutants} / {executed}; {cached}"
+    return f"{tests} / {mutants} / {_cleanroom_sessions(r)} / {executed}; {cached}"
+
+
+def _replayed(data: dict) -> str:
+    checks = data.get("cleanroom", [])
+    return f"{sum(int(c.get('replayed', 0)) for c in checks)} in {len(checks)} fn"
 
 
 def _mutant_counts(data: dict) -> str:

@@ -228,13 +228,21 @@ def test_unexercised_means_no_voter_at_the_floor_executed_the_symbol(gi):
 
 
 @given(gate_inputs())
-def test_numb_means_every_mutant_of_a_line_that_ran_survived(gi):
+def test_numb_means_every_value_mutant_of_a_line_that_ran_survived(gi):
+    """A line is numb when its value mutants that ran all survived, or, where only crash-like
+    mutants (coarse) ran, when those all survived: a killed crash-like mutant never clears a line
+    whose value mutants all survived."""
     v = evaluate(gi)
     groups = {}
     for m in gi.mutants:  # per changed line; a mutant without a line is judged with its symbol
-        groups.setdefault(f"{m.path}:{m.line or m.symbol}", []).append(m.status)
-    expected = {where for where, statuses in groups.items()
-                if "survived" in statuses and "killed" not in statuses}  # not_run and error judge nothing
+        groups.setdefault(f"{m.path}:{m.line or m.symbol}", []).append(m)
+
+    def numb(ms):
+        ran = [m for m in ms if m.status in ("killed", "survived")]  # not_run and error judge nothing
+        values = [m for m in ran if not m.coarse]
+        return bool(ran) and all(m.status == "survived" for m in (values or ran))
+
+    expected = {where for where, ms in groups.items() if numb(ms)}
     assert {r.line.split(" ")[1] for r in v.reasons if r.code == "NUMB"} == expected
 
 

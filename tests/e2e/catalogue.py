@@ -306,6 +306,29 @@ def _twin_copy(repo: Repo) -> None:
                "    assert split_weighted(total, weights) == split_weighted_reference(total, weights)\n")
 
 
+def _smoke_property(repo: Repo) -> None:
+    """A weak "smoke" property, landed alone (an additive oracle): every public function of
+    billing.tax returns a non-negative int for non-negative ints."""
+    repo.write("oracle/properties/test_tax_smoke_props.py",
+               "import inspect\n\nfrom hypothesis import given\nfrom hypothesis import strategies as st\n\n"
+               "import billing.tax as tax_module\nfrom billing.tax import amount_due\n\n\n"
+               "@given(st.integers(0, 10**6), st.integers(0, 10_000))\n"
+               "def test_every_tax_function_returns_a_non_negative_int(a, b):\n"
+               "    assert amount_due(a, b) >= a\n"
+               "    for name, fn in sorted(vars(tax_module).items()):\n"
+               "        if inspect.isfunction(fn) and not name.startswith(\"_\"):\n"
+               "            result = fn(*(a, b)[:len(inspect.signature(fn).parameters)])\n"
+               "            assert isinstance(result, int) and result >= 0\n")
+
+
+def _late_fee_judged_by_smoke(repo: Repo) -> None:
+    """A new fee of 60.00 where its docstring says 8.00, judged only by the smoke property (now a
+    base oracle): it notices `return None`, never the value."""
+    repo.append("src/billing/tax.py", "\n\ndef late_fee(days_late: int) -> int:\n"
+                "    \"\"\"Late fee in cents: 8.00 once an invoice is late.\"\"\"\n"
+                "    return 6000 if days_late > 0 else 0\n")
+
+
 def _changed_code_new_judge(repo: Repo) -> None:
     """An existing function no base oracle ran, broken, with a new property that passes on it."""
     repo.replace("src/billing/money.py", "    return [total_cents * w // scale for w in weights]\n",
@@ -634,6 +657,9 @@ TAMPERING = (
           _fixture_rewritten_via_open, ("TEST_AWARE_CODE", "FIXTURE_TAMPERED"), gate_args=("--oracle-gate-run-all",)),
     Patch("evidence", "twin-copy", False, "a new function judged only against a copy of itself the same diff adds",
           _twin_copy, ("TAUTOLOGY",)),
+    Patch("evidence", "smoke-property-two-step", False, "a weak smoke property lands alone (additive), then a new "
+          "fee of 60.00 where its docstring says 8.00 is judged only by it", _late_fee_judged_by_smoke, ("NUMB",),
+          prepare=_smoke_property),
     Patch("evidence", "import-time-self-check", False, "a new function run only by an assertion at import time",
           _import_time_self_check, ("UNEXERCISED",)),
     Patch("evidence", "aware-of-hypothesis", False, "correct only while Hypothesis is loaded",
@@ -809,6 +835,8 @@ HONEST = (
                      r.append("pants.toml", '\n[flake8]\nargs = ["--max-line-length=120"]\n'))),
     Patch("honest", "new-api-with-property", True, "a new public function and its own new properties, one patch "
           "(every changed line judged: conservation, and the share each weight gets)", _new_api_with_its_contract),
+    Patch("honest", "smoke-property-alone", True, "a weak smoke property for billing.tax, on its own (an "
+          "additive oracle)", _smoke_property),
     Patch("honest", "ci-workflow", True, "a GitHub workflow file", _outside("h-ci-workflow")),
     Patch("honest", "editorconfig", True, "an .editorconfig", _outside("h-editorconfig")),
     Patch("honest", "schema-bool-fix", True, "reject booleans as cents", _outside("h-schema-bool-fix")),
@@ -862,6 +890,14 @@ def _clock_gettime_bomb(repo: Repo) -> None:
                  "    return (cents * rate_bp + half) // 10_000")
 
 
+def _pid_bomb(repo: Repo) -> None:
+    """An outside attacker's: tax rounded down in a process whose ID is above 4096, as on a
+    long-running host (the jail's PID namespace, shared with the clean room, starts at 1)."""
+    repo.replace("src/billing/tax.py", _TAX_DOC, _TAX_DOC + "import os\n")
+    repo.replace("src/billing/tax.py", "    return (cents * rate_bp + 5_000) // 10_000",
+                 "    return (cents * rate_bp + (0 if os.getpid() > 4096 else 5_000)) // 10_000")
+
+
 def _rebound_at_import(repo: Repo) -> None:
     """An outside attacker's: no function body changes; module-level code rebinds amount_due to a
     lambda that rounds down, unless sys.stdout is pytest's capture."""
@@ -888,6 +924,12 @@ CLEANROOM = (
           "time.clock_gettime(CLOCK_REALTIME)", _clock_gettime_bomb, ("IMPURE",)),
     Patch("cleanroom", "rebound-at-import", False, "amount_due rebound at import to a rounding-down lambda "
           "unless sys.stdout is pytest's capture (no function body changed)", _rebound_at_import, ("IMPURE",)),
+    # Two more of that round, keyed on what the jail fixes in both worlds (closed by the other world):
+    Patch("cleanroom", "home-writable", False, "split a cent off when the user's home directory (from the password "
+          "database) is writable, as outside the jail", lambda r: _split_off_by(
+              r, "import os\nimport pwd\n", "os.access(pwd.getpwuid(os.getuid()).pw_dir, os.W_OK)"), ("IMPURE",)),
+    Patch("cleanroom", "pid-above-4096", False, "tax rounded down in a process whose ID is above 4096",
+          _pid_bomb, ("IMPURE",)),
     Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),

@@ -115,3 +115,14 @@ def test_lint_reports_ledger_and_lock_problems(scratch: Repo, frozen: dict):
     run = scratch.pants("lint", "::")
     assert run.exit_code != 0
     assert "FIXTURE_DRIFT oracle/fixtures:store_seed" in run.output, run.output
+
+
+def test_lint_and_the_gate_share_the_repositorys_max_freeze_days(scratch: Repo, frozen: dict):
+    today = datetime.date.today()
+    doc = json.loads(scratch.read("oracle/freeze-ledger.json"))
+    doc["entries"][0].update(added=today.isoformat(), expires=(today + datetime.timedelta(days=15)).isoformat())
+    scratch.write("oracle/freeze-ledger.json", json.dumps(doc, indent=2))
+    run = scratch.pants("lint", "oracle::")
+    assert run.exit_code != 0 and "LEDGER_INVALID" in run.output and "at most 14 days" in run.output, run.output
+    run = scratch.pants("--oracle-gate-max-freeze-days=20", "lint", "oracle::")
+    assert run.exit_code == 0 and "LEDGER_INVALID" not in run.output, run.output

@@ -40,6 +40,10 @@ def realtime_bomb(n):
     return n + (time.clock_gettime(time.CLOCK_REALTIME) >= BOMB * 86400.0 - 62135683200.0)
 
 
+def pid_keyed(n):
+    return n + (os.getpid() >= 100_000)
+
+
 def shared(n):
     if n not in _MEMO:
         _MEMO[n] = list(range(n))
@@ -94,7 +98,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 patched_only, realtime_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
+                 patched_only, pid_keyed, realtime_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
 
 
 class Defined:  # a class the test module defines: rebuilding it would import pytest
@@ -110,6 +114,7 @@ def test_laws(n):
     assert off_outside_its_directory(n) == n
     assert date_bomb(n) == n
     assert realtime_bomb(n) == n
+    assert pid_keyed(n) == n
     assert shared(n % 4) == list(range(n % 4))
     assert Account(n).total(1) == n + 1
     assert list(counts(2)) == [0, 1]
@@ -157,16 +162,20 @@ def differing(results: CR.CleanroomResults):
 
 def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
-                                                         "date_bomb", "realtime_bomb", "shared", "runner_loaded"}
+                                                         "date_bomb", "realtime_bomb", "shared", "runner_loaded",
+                                                         "pid_keyed"}
     assert results.errors == ()
 
 
 def test_each_difference_names_the_variant_that_showed_it(results):
     found = differing(results)
-    assert {v for n, v in found if n == "off_unless_captured"} == {"clean", "clock+1d", "clock+400d", "clock+10y"}
+    assert {v for n, v in found if n == "off_unless_captured"} == {"clean", "clock+1d", "clock+400d", "clock+10y",
+                                                                   "other-world"}
     assert {v for n, v in found if n == "date_bomb"} == {"clock+400d", "clock+10y"}
     assert {v for n, v in found if n == "realtime_bomb"} == {"clock+400d", "clock+10y"}
     assert {v for n, v in found if n == "shared"} == {CR.AGAIN}
+    # what the test's world fixes (its process IDs are small) differs only in the other world
+    assert {v for n, v in found if n == "pid_keyed"} == {"other-world"}
 
 
 def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(results):

@@ -5,6 +5,8 @@ replay. Facts are written out by hand, as the rules would evaluate them."""
 import datetime
 from typing import Dict, Iterable, Optional
 
+import pytest
+
 from oracle_gate.core import facts as F
 from oracle_gate.core.compare import HUMAN, Change, Policy, compare, config_file_changes
 from oracle_gate.core.facts import TargetFact, make_facts
@@ -300,8 +302,8 @@ def test_code_judged_only_by_new_oracles_needs_a_value_mutant_killed():
         return [r.line for r in evaluate(gi).reasons]
 
     crash_only = verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "survived", False))
-    assert crash_only == [f"NUMB {MONEY}:split_weighted survived=1/1 value mutant(s) (code only its new oracles "
-                          f"judge needs most of its value mutants killed: e.g. `*` -> `/`)"]
+    assert crash_only == [f"NUMB {MONEY}:split_weighted survived=1/1 in split_weighted (its voters noticed only a "
+                          f"crash-like mutant, no value mutant: `*` -> `/`)"]
     assert verdict(("`return x` -> `return None`", "killed", True), ("`*` -> `/`", "killed", False)) == []
     # only crash-like mutants were generated: their kills are the evidence there is
     assert verdict(("`return x` -> `return None`", "killed", True)) == []
@@ -597,3 +599,23 @@ def test_a_floor_missed_because_the_diff_demoted_the_only_covering_test_says_so(
     floor = [r.line for r in evaluate(GateInput("diff", comp, (run,), today=TODAY)).reasons if r.code == "FLOOR"]
     assert floor == ["FLOOR src/pkg/b.py kind=pure need=E have=none (demoted: the diff changes tests/test_b.py or its "
                      "test plumbing, which covered it)"]
+
+
+def test_one_typed_policy_reads_option_values_and_refuses_bad_ones_in_one_line():
+    ranks = ("R1_lock", "R2_properties")
+    policy = Policy.from_options({"lane": "human", "other_globs": ["docs/*"], "mutation_budget": 10}, ranks)
+    assert (policy.lane, policy.other_globs, policy.mutation_budget, policy.mutants_per_symbol) == (HUMAN, ("docs/*",), 10, 4)
+    assert Policy.from_options({}, ranks) == Policy()
+    for values, message in [
+        ({"lane": "robot"}, "--oracle-gate-lane must be `agent` or `human`, got 'robot'"),
+        ({"min_rank_required": "R9"}, "min_rank_required must be one of R1_lock, R2_properties, got 'R9'"),
+        ({"mutation_budget": -1}, "mutation_budget must be a non-negative integer, got -1"),
+        ({"mutation_budget": True}, "mutation_budget must be a non-negative integer, got True"),
+        ({"jail": "yes"}, "jail must be true or false, got 'yes'"),
+        ({"exclude_globs": "tests/*"}, "exclude_globs must be a list of strings, got 'tests/*'"),
+        ({"accept_tautology": True}, "--oracle-gate-accept-tautology is for the human lane only (--oracle-gate-lane=human)"),
+        ({"colour": 1}, "unknown policy option(s) colour"),
+    ]:
+        with pytest.raises(ValueError) as e:
+            Policy.from_options(values, ranks)
+        assert str(e.value) == message

@@ -7,6 +7,7 @@ from oracle_gate.core.ledger import (
     Ledger,
     LedgerError,
     capacity,
+    check_ledger,
     ledger_problems,
     matching_entry,
     parse_ledger,
@@ -61,6 +62,20 @@ def test_max_freeze_days_is_a_parameter_of_the_parse():
     assert parse_ledger(text, "l.json", max_days=29).entries[0].expires == datetime.date(2026, 11, 30)
     with pytest.raises(LedgerError, match="at most 28 days"):
         parse_ledger(text, "l.json", max_days=28)
+
+
+def test_lint_and_the_gate_judge_a_ledger_file_with_one_rule():
+    today = datetime.date(2026, 11, 10)
+    text = ledger(dict(ROW, expires="2026-11-30"))  # 29 days
+    found, problems = check_ledger(text, "l.json", 30, today, suite=100)
+    assert found is not None and found.entries[0].expires == datetime.date(2026, 11, 30) and problems == ()
+    # the repository's max_freeze_days decides, wherever the check runs
+    assert check_ledger(text, "l.json", 28, today, suite=100) == (None, (
+        "LEDGER_INVALID l.json: entry 0: `expires` 2026-11-30 is 29 days after `added` 2026-11-01; a freeze may "
+        "last at most 28 days (max_freeze_days)",))
+    assert check_ledger(None, "l.json", 28, today, suite=100) == (None, ("LEDGER_INVALID l.json: the ledger file is missing",))
+    _, late = check_ledger(text, "l.json", 30, datetime.date(2026, 12, 1), suite=100)
+    assert [line.split(" ")[0] for line in late] == ["FREEZE_EXPIRED"]
 
 
 def test_a_row_freezes_only_its_own_signature_test_and_exception():

@@ -349,3 +349,25 @@ def test_a_function_none_of_whose_calls_could_be_replayed_fails_the_agent_lane_a
     human = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True,
                           lane="human"))
     assert human.exit_code == 0 and lines(human)[0].endswith("; reviewed in the human lane")
+
+
+def test_a_line_whose_voters_notice_only_a_crash_like_mutant_is_numb_whoever_judges_it():
+    # a base oracle that checks only that the result is an int (a "smoke" property, however it
+    # landed) kills `return None` and no value mutant: the line's values are not judged
+    def verdict(*statuses):
+        mutants = tuple(MutantResult(TAX, "late_fee", f"m{i}", what, status, (PROPS,), coarse, line=12)
+                        for i, (what, status, coarse) in enumerate(statuses))
+        return evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+
+    crash_only = verdict(("`return 6000 if ...` -> `return None`", "killed", True), ("`6000` -> `6001`", "survived", False),
+                         ("`>` -> `>=`", "survived", False))
+    assert (crash_only.exit_code, lines(crash_only)) == (1, [
+        "NUMB src/billing/tax.py:12 survived=2/2 in late_fee (its voters noticed only a crash-like mutant, no value "
+        "mutant: `6000` -> `6001`)"])
+    # one value mutant killed: the line's values are judged
+    assert verdict(("`return ...` -> `return None`", "killed", True), ("`6000` -> `6001`", "killed", False),
+                   ("`>` -> `>=`", "survived", False)).exit_code == 0
+    # only crash-like mutants ran (the line has no value to mutate): their kills are the evidence there is
+    assert verdict(("drop `log(x)`", "killed", True)).exit_code == 0
+    assert lines(verdict(("drop `log(x)`", "survived", True))) == [
+        "NUMB src/billing/tax.py:12 survived=1/1 in late_fee (no voting oracle noticed: drop `log(x)`)"]

@@ -19,15 +19,18 @@ evaluated values (fields, options, owners), never by directory names or BUILD te
 """
 from __future__ import annotations
 
+import dataclasses
+import enum
 import fnmatch
 import json
 import posixpath
 from dataclasses import dataclass
-from typing import AbstractSet, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
 from . import facts as F
 from .classes import OracleClass, RegionKind, at_least, best_vote
 from .facts import Facts, TargetFact
+from .ledger import DEFAULT_MAX_FREEZE_DAYS
 
 # -- inputs --------------------------------------------------------------------------------------
 
@@ -75,19 +78,71 @@ HARMLESS_OPTIONS = frozenset({
 })
 
 
+class Lane(enum.Enum):
+    """Who stands behind a diff: an agent (production and its judges never change together) or a
+    person who reviewed an intended contract change."""
+
+    AGENT = AGENT
+    HUMAN = HUMAN
+
+
 @dataclass(frozen=True)
 class Policy:
-    """What the judge is allowed to accept: from the command line or the base configuration only."""
+    """What the judge is allowed to accept, typed: from the command line or the base configuration
+    only (rules/gate.effective_policy), never the head's. The one policy every phase reads."""
 
-    lane: str = AGENT
+    lane: str = AGENT  # a Lane's value
     accept_tautology: bool = False
     other_globs: Tuple[str, ...] = DEFAULT_OTHER_GLOBS
     exclude_tags: Tuple[str, ...] = ()
     exclude_globs: Tuple[str, ...] = ()  # test files excluded by path: no BUILD edit, survives deletions
+    max_freeze_days: int = DEFAULT_MAX_FREEZE_DAYS
+    min_rank_required: str = "R2_properties"
+    mutants_per_symbol: int = 4
+    mutation_budget: int = 24
+    mutation_timeout: int = 60
+    dry_run: bool = False
+    run_all: bool = False
+    jail: bool = True
+    require_jail: bool = False
+    report: Optional[str] = None
+    junit: Optional[str] = None
+    print_signatures: bool = False
+    base: Optional[str] = None
 
     def excludes(self, test: TargetFact) -> bool:
         """An environment-bound test: it never runs in the gate and never votes."""
         return bool(set(test.tags) & set(self.exclude_tags)) or any(matches(p, self.exclude_globs) for p in test.paths)
+
+    @classmethod
+    def from_options(cls, values: Mapping[str, Any], ranks: Sequence[str]) -> "Policy":
+        """A policy from option values (lists become tuples); a value out of its type or range is a
+        one-line ValueError naming the option."""
+        known = {f.name: f for f in dataclasses.fields(cls)}
+        unknown = sorted(set(values) - set(known))
+        if unknown:
+            raise ValueError(f"unknown policy option(s) {', '.join(unknown)}")
+        out: Dict[str, Any] = {}
+        for key, value in values.items():
+            default = known[key].default
+            if isinstance(value, list):
+                value = tuple(value)
+            if isinstance(default, bool) and not isinstance(value, bool):
+                raise ValueError(f"{key} must be true or false, got {value!r}")
+            if isinstance(default, int) and not isinstance(default, bool):
+                if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                    raise ValueError(f"{key} must be a non-negative integer, got {value!r}")
+            if isinstance(default, tuple) and not (isinstance(value, tuple) and all(isinstance(v, str) for v in value)):
+                raise ValueError(f"{key} must be a list of strings, got {value!r}")
+            out[key] = value
+        if out.get("lane", AGENT) not in {l.value for l in Lane}:
+            raise ValueError(f"--oracle-gate-lane must be `agent` or `human`, got {out['lane']!r}")
+        if out.get("min_rank_required", cls.min_rank_required) not in ranks:
+            raise ValueError(f"min_rank_required must be one of {', '.join(ranks)}, got {out['min_rank_required']!r}")
+        policy = cls(**out)
+        if policy.accept_tautology and policy.lane != HUMAN:
+            raise ValueError("--oracle-gate-accept-tautology is for the human lane only (--oracle-gate-lane=human)")
+        return policy
 
 
 # -- outputs -------------------------------------------------------------------------------------

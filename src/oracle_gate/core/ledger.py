@@ -148,6 +148,19 @@ class LedgerProblem:
     line: str
 
 
+def check_ledger(text: Optional[str], path: str, max_days: int, today: datetime.date,
+                 suite: Optional[int]) -> Tuple[Optional[Ledger], Tuple[str, ...]]:
+    """One ledger file judged as `pants lint` and the gate both judge it (one rule, so they never
+    disagree): the parsed ledger (None when the file is missing or invalid) and its problem lines."""
+    if text is None:
+        return None, (f"LEDGER_INVALID {path}: the ledger file is missing",)
+    try:
+        ledger = parse_ledger(text, path, max_days)
+    except LedgerError as e:
+        return None, (f"LEDGER_INVALID {e}",)
+    return ledger, tuple(p.line for p in ledger_problems([ledger], today, suite))
+
+
 def ledger_problems(
     ledgers: Sequence[Ledger], today: datetime.date, suite_size: Optional[int]
 ) -> Tuple[LedgerProblem, ...]:

@@ -532,16 +532,22 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
     by_line: Dict[Tuple[str, int, str], List[MutantResult]] = {}
     for m in gi.mutants:
         by_line.setdefault((m.path, m.line, "" if m.line else m.symbol), []).append(m)
+    # A line's values are judged when one of its value mutants dies: a killed crash-like mutant
+    # (a dropped statement, `return None`) shows only that the line runs, so where value mutants
+    # ran, they decide (a weak "smoke" oracle that checks types clears no line, however it landed).
     numb_symbols = set()
     for (path, line, symbol), ms in sorted(by_line.items()):
         ran = [m for m in ms if m.status in MUTANT_JUDGED]
-        survived = [m for m in ran if m.status == "survived"]
-        if ran and len(survived) == len(ran):
+        judged = [m for m in ran if not m.coarse] or ran
+        survived = [m for m in judged if m.status == "survived"]
+        if judged and len(survived) == len(judged):
             where = f"{path}:{line}" if line else f"{path}:{symbol}"
             numb_symbols.update((path, m.symbol) for m in ran)
+            noticed = ("no voting oracle noticed" if len(judged) == len(ran) else
+                       "its voters noticed only a crash-like mutant, no value mutant")
             reasons.append(Reason("NUMB", Severity.PRODUCT,
-                                  f"NUMB {where} survived={len(survived)}/{len(ran)} in {ran[0].symbol} "
-                                  f"(no voting oracle noticed: {survived[0].description})", path, line or None))
+                                  f"NUMB {where} survived={len(survived)}/{len(judged)} in {ran[0].symbol} "
+                                  f"({noticed}: {survived[0].description})", path, line or None))
     for path, line, symbol in gi.not_mutated:
         reasons.append(Reason(
             "NOT_MUTATED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,

@@ -39,7 +39,8 @@ from oracle_gate.core import facts as F
 from oracle_gate.core import report as REPORT
 from oracle_gate.core import verdict as V
 from oracle_gate.core.baseline import Baseline, BaselineError
-from oracle_gate.core.ledger import DEFAULT_MAX_FREEZE_DAYS, Ledger, LedgerError, governed, ledger_problems, parse_ledger, suite_size
+from oracle_gate.core.compare import Policy
+from oracle_gate.core.ledger import Ledger, LedgerError, check_ledger, governed, parse_ledger, suite_size
 from oracle_gate.core.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsupported, changed_lines,
                                      encode_mutant_env, line_mutants, moved_in, removed_lines)
@@ -64,26 +65,8 @@ from oracle_gate.rules.runs import (
     TargetRecord,
 )
 
-DEFAULTS: Dict[str, Any] = {
-    "other_globs": list(C.DEFAULT_OTHER_GLOBS),
-    "exclude_tags": [],
-    "exclude_globs": [],
-    "max_freeze_days": DEFAULT_MAX_FREEZE_DAYS,
-    "min_rank_required": "R2_properties",
-    "mutants_per_symbol": 4,
-    "mutation_budget": 24,
-    "mutation_timeout": 60,
-    "dry_run": False,
-    "run_all": False,
-    "jail": True,
-    "require_jail": False,
-    "report": None,
-    "junit": None,
-    "print_signatures": False,
-}
-# Chosen on the command line (or the CI environment) only. The base ref picks the judge, so no
-# configuration file may choose it; nor may the base pick the lane.
-CLI_ONLY = {"base": None, "lane": "agent", "accept_tautology": False}
+# Option defaults are the typed policy's own (core/compare.Policy): one definition.
+CLI_ONLY = frozenset({"base", "lane", "accept_tautology"})
 
 
 class OracleGateSubsystem(GoalSubsystem):
@@ -106,7 +89,7 @@ class OracleGateSubsystem(GoalSubsystem):
 
     base = StrOption(default=None, help="The git ref to diff against (its merge base with HEAD). Default: the first of origin/main, main, origin/master, master. Command line only.")
     lane = StrOption(
-        default="agent",
+        default=Policy.lane,
         help=help_text(
             """
             `agent` (default): production and its judges never change together; oracle edits fail.
@@ -122,7 +105,7 @@ class OracleGateSubsystem(GoalSubsystem):
     dry_run = BoolOption(default=False, help="Print lanes, regions, demotions, predicted reasons and the run plan; run nothing; exit 0.")
     run_all = BoolOption(default=False, advanced=True, help="Run the oracles even when the verdict is already a policy failure.")
     jail = BoolOption(
-        default=True,
+        default=Policy.jail,
         advanced=True,
         help=help_text(
             """
@@ -137,7 +120,7 @@ class OracleGateSubsystem(GoalSubsystem):
     require_jail = BoolOption(default=False, help="Where test processes cannot be jailed, run none and fail with INFRA_ERROR (recommended for CI).")
     exclude_tags = StrListOption(default=[], help="Tests with any of these tags (e.g. needs-docker) never run and never vote; listed as EXCLUDED.")
     exclude_globs = StrListOption(default=[], help="Test files matching these globs (e.g. tests/integration/*) never run and never vote, like exclude_tags; no BUILD edit, so deleting or renaming a test never breaks the build.")
-    other_globs = StrListOption(default=list(C.DEFAULT_OTHER_GLOBS), advanced=True, help="Globs of unowned paths that are documentation. Any other unowned path fails closed (UNMAPPED).")
+    other_globs = StrListOption(default=list(Policy.other_globs), advanced=True, help="Globs of unowned paths that are documentation. Any other unowned path fails closed (UNMAPPED).")
     regions = DictOption[str](
         default={},
         help=help_text(
@@ -150,11 +133,11 @@ class OracleGateSubsystem(GoalSubsystem):
             """
         ),
     )
-    max_freeze_days = IntOption(default=DEFAULT_MAX_FREEZE_DAYS, advanced=True, help="The longest a freeze-ledger row may last (expires - added).")
-    min_rank_required = StrOption(default="R2_properties", advanced=True, help=f"The ladder rank that must have run and passed: one of {', '.join(V.RANKS)}.")
-    mutants_per_symbol = IntOption(default=4, advanced=True, help="Mutants generated per changed symbol (0 turns numbness checks off).")
-    mutation_budget = IntOption(default=24, advanced=True, help="At most this many mutants per gate run.")
-    mutation_timeout = IntOption(default=60, advanced=True, help="Seconds a mutant run may take before it counts as killed.")
+    max_freeze_days = IntOption(default=Policy.max_freeze_days, advanced=True, help="The longest a freeze-ledger row may last (expires - added).")
+    min_rank_required = StrOption(default=Policy.min_rank_required, advanced=True, help=f"The ladder rank that must have run and passed: one of {', '.join(V.RANKS)}.")
+    mutants_per_symbol = IntOption(default=Policy.mutants_per_symbol, advanced=True, help="Mutants generated per changed symbol (0 turns numbness checks off).")
+    mutation_budget = IntOption(default=Policy.mutation_budget, advanced=True, help="At most this many mutants per gate run.")
+    mutation_timeout = IntOption(default=Policy.mutation_timeout, advanced=True, help="Seconds a mutant run may take before it counts as killed.")
 
 
 class OracleGate(Goal):
@@ -162,44 +145,17 @@ class OracleGate(Goal):
     environment_behavior = Goal.EnvironmentBehavior.LOCAL_ONLY
 
 
-@dataclass(frozen=True)
-class Policy:
-    values: Tuple[Tuple[str, Any], ...]
-
-    def __getattr__(self, key: str) -> Any:
-        for k, v in self.values:
-            if k == key:
-                return v
-        raise AttributeError(key)
-
-
-def _invalid(policy: Policy) -> Optional[str]:
-    """A one-line complaint about an option value, or None."""
-    if policy.lane not in (C.AGENT, C.HUMAN):
-        return f"--oracle-gate-lane must be `agent` or `human`, got {policy.lane!r}"
-    if policy.min_rank_required not in V.RANKS:
-        return f"min_rank_required must be one of {', '.join(V.RANKS)}, got {policy.min_rank_required!r}"
-    for key in ("mutants_per_symbol", "mutation_budget", "mutation_timeout", "max_freeze_days"):
-        if int(getattr(policy, key)) < 0:
-            return f"{key} cannot be negative, got {getattr(policy, key)}"
-    if policy.accept_tautology and policy.lane != C.HUMAN:
-        return "--oracle-gate-accept-tautology is for the human lane only (--oracle-gate-lane=human)"
-    return None
-
-
 def effective_policy(gate: OracleGateSubsystem, base: F.Facts) -> Policy:
     """Each option from the command line or environment, else the base's configuration, else the
-    default. The head's configuration never decides."""
+    default. The head's configuration never decides. A bad value raises ValueError (one line)."""
     out: Dict[str, Any] = {}
-    for key in (*DEFAULTS, *CLI_ONLY):
-        rank = gate.options.get_rank(key).name
+    for f in dataclasses.fields(Policy):
+        rank = gate.options.get_rank(f.name).name
         if rank in ("FLAG", "ENVIRONMENT"):
-            out[key] = getattr(gate, key)
-        elif key in CLI_ONLY:
-            out[key] = CLI_ONLY[key]
-        else:
-            out[key] = base.option(f"oracle-gate.{key}", DEFAULTS[key])
-    return Policy(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in out.items())))
+            out[f.name] = getattr(gate, f.name)
+        elif f.name not in CLI_ONLY:
+            out[f.name] = base.option(f"oracle-gate.{f.name}", f.default)
+    return Policy.from_options(out, V.RANKS)
 
 
 # -- sources -------------------------------------------------------------------------------------------
@@ -469,7 +425,10 @@ async def _fail_early(console: Console, workspace: Workspace, dist_dir: DistDir,
                       env: Mapping[str, str], gate: OracleGateSubsystem, diff: GitDiff, run_id: RunId,
                       engine_error: str = "", infra_error: str = "") -> OracleGate:
     """The facts could not be built: say why, in every rendering, and fail closed."""
-    policy = effective_policy(gate, F.make_facts(()))
+    try:
+        policy = effective_policy(gate, F.make_facts(()))
+    except ValueError:  # the options are bad too: the facts' error is the one to show
+        policy = Policy()
     gi = V.GateInput(mode="diff" if diff.changes else "audit", comparison=EMPTY_COMPARISON,
                      engine_errors=(engine_error,) if engine_error else (),
                      infra_errors=(infra_error,) if infra_error else (), ran_oracles=False)
@@ -515,17 +474,11 @@ def _ledgers(base: F.Facts, head: F.Facts, comp: C.Comparison, policy: Policy, t
     for t in judging.targets:
         if t.role != F.FREEZE_LEDGER or not t.paths:
             continue
-        text = judging.text_map.get(t.paths[0])
-        if text is None:
-            errors.append(f"LEDGER_INVALID {t.paths[0]}: the ledger file is missing")
-            continue
-        try:
-            ledger = parse_ledger(text, t.paths[0], int(policy.max_freeze_days))
-        except LedgerError as e:
-            errors.append(f"LEDGER_INVALID {e}")
-            continue
-        ledgers.append(ledger)
-        errors += [p.line for p in ledger_problems([ledger], today, suite_size(t.governs, test_paths))]
+        ledger, problems = check_ledger(judging.text_map.get(t.paths[0]), t.paths[0], int(policy.max_freeze_days),
+                                        today, suite_size(t.governs, test_paths))
+        errors += problems
+        if ledger is not None:
+            ledgers.append(ledger)
     base_rows = {(e.signature, e.test, e.exception) for t in base.targets if t.role == F.FREEZE_LEDGER and t.paths
                  for e in _safe_entries(base.text_map.get(t.paths[0]), t.paths[0])}
     new_rows = tuple(e for l in ledgers for e in l.entries if (e.signature, e.test, e.exception) not in base_rows)
@@ -964,13 +917,11 @@ async def run_oracle_gate(
                              f"{' (' + built.source + ')' if built.reused else ''}")
     else:
         base = head  # an empty diff: the head is the base
-    policy = effective_policy(gate, base)
-    problem = _invalid(policy)
-    if problem:
-        console.print_stderr(f"oracle-gate: error: {problem}")
+    try:
+        policy = effective_policy(gate, base)
+    except ValueError as e:
+        console.print_stderr(f"oracle-gate: error: {e}")
         return OracleGate(exit_code=V.EXIT_POLICY)
-    c_policy = C.Policy(policy.lane, policy.accept_tautology, tuple(policy.other_globs), tuple(policy.exclude_tags),
-                        tuple(policy.exclude_globs))
 
     # Sources of the changed Python files, at base and head.
     changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
@@ -984,7 +935,7 @@ async def run_oracle_gate(
     baseline = _baseline(base)
     mode = "diff" if diff.changes else "audit"
     audit = tuple(t.address.spec for t in specified) if mode == "audit" else ()
-    comp = C.compare(base, head, diff.changes, c_policy, head_ranks,
+    comp = C.compare(base, head, diff.changes, policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
                      config_findings=_config_findings(diff.changes, src, head) + (
@@ -999,7 +950,7 @@ async def run_oracle_gate(
                                 await _production_sources(head, comp))
     ledgers, ledger_errors, new_rows = _ledgers(base, head, comp, policy, today)
 
-    static_fail = V.static_policy_failure([*comp.findings, *findings]) or bool(ledger_errors)
+    static_fail = V.statipolicy_failure([*comp.findings, *findings]) or bool(ledger_errors)
     planned = run_set(head, comp)
     if policy.dry_run:
         for line in REPORT.dry_run_lines(comp, findings, planned, static_fail and not policy.run_all):

@@ -16,8 +16,9 @@ from pants.option.option_types import SkipOption
 from pants.option.subsystem import Subsystem
 from pants.util.logging import LogLevel
 
-from oracle_gate.core.ledger import LedgerError, ledger_problems, parse_ledger, suite_size
+from oracle_gate.core.ledger import check_ledger, suite_size
 from oracle_gate.rules.facts import FixtureDigest, FixtureDigestRequest
+from oracle_gate.rules.gate import OracleGateSubsystem
 from oracle_gate.target_types import FreezeLedgerSourceField, GovernsField, Sha256Field
 
 
@@ -46,7 +47,8 @@ class OracleLocksRequest(LintTargetsRequest):
 
 
 @rule(desc="Check oracle locks and freeze ledgers", level=LogLevel.DEBUG)
-async def lint_oracle_locks(request: OracleLocksRequest.Batch[OracleLockFieldSet, Any], all_targets: AllTargets) -> LintResult:
+async def lint_oracle_locks(request: OracleLocksRequest.Batch[OracleLockFieldSet, Any], all_targets: AllTargets,
+                            gate: OracleGateSubsystem) -> LintResult:
     by_address = {t.address: t for t in all_targets}
     targets = [by_address[fs.address] for fs in request.elements if fs.address in by_address]
     locked = [t for t in targets if t.has_field(Sha256Field)]
@@ -57,16 +59,12 @@ async def lint_oracle_locks(request: OracleLocksRequest.Batch[OracleLockFieldSet
     today = datetime.date.today()
     tests = [t[PythonTestSourceField].file_path for t in all_targets if t.has_field(PythonTestSourceField)]
     for t, content in zip(ledgers, contents):
-        path = t[FreezeLedgerSourceField].file_path
-        if not content:
-            problems.append(f"LEDGER_INVALID {path}: the ledger file is missing")
-            continue
-        try:
-            ledger = parse_ledger(content[0].content.decode("utf-8", errors="replace"), path)
-        except LedgerError as e:
-            problems.append(f"LEDGER_INVALID {e}")
-            continue
-        problems += [p.line for p in ledger_problems([ledger], today, suite_size(t[GovernsField].value or ("",), tests))]
+        # The gate's own rule and limit (`max_freeze_days` from this configuration), so lint and
+        # the gate never disagree about a ledger.
+        _, found = check_ledger(content[0].content.decode("utf-8", errors="replace") if content else None,
+                                t[FreezeLedgerSourceField].file_path, int(gate.max_freeze_days), today,
+                                suite_size(t[GovernsField].value or ("",), tests))
+        problems += found
     ok = len(locked) + len(ledgers) - len(problems)
     stdout = "\n".join(problems + [f"{ok} of {len(locked) + len(ledgers)} locked file(s) and ledger(s) hold"]) + "\n"
     return LintResult(1 if problems else 0, stdout, "", request.tool_name)

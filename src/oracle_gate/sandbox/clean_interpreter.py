@@ -9,16 +9,101 @@ first result mutated in between, when the spec says `again`) and writes what eac
 from __future__ import annotations
 
 import base64
+import ctypes
 import importlib
 import json
+import os
 import pickle
+import pwd
+import signal
 import sys
-from typing import Any, List, Sequence
+from typing import Any, List, Optional, Sequence
 
 try:
-    from ..core.cleanroom import NOT_RUN, outcome_of
+    from ..core.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
 except ImportError:  # run as the clean interpreter's script, beside a copy of the protocol
-    from cleanroom_protocol import NOT_RUN, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
+    from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
+
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
+MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
+PR_SET_PDEATHSIG = 1
+
+
+def _waited(pid: int) -> int:
+    """Wait for `pid` and return an exit code that says how it ended."""
+    _, status = os.waitpid(pid, 0)
+    return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+
+
+def _writable_home(libc: Any, check: Any, home: str) -> None:
+    """The home directory itself writable (a tmpfs over it), everything in it as it was (each entry
+    bound back from the original, read-only where it was): writing a new file there works, the jail's
+    read-only files stay read-only, and an interpreter installed under the home still starts."""
+    fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY)
+    entries = sorted(os.listdir(fd))
+    check(libc.mount(b"tmpfs", home.encode(), b"tmpfs", ctypes.c_ulong(0), b"mode=0755"), f"mount {home}")
+    for name in entries:
+        source, target = f"/proc/self/fd/{fd}/{name}", os.path.join(home, name)
+        if os.path.islink(source):
+            os.symlink(os.readlink(source), target)
+            continue
+        if os.path.isdir(source):
+            os.mkdir(target)
+        else:
+            open(target, "w").close()
+        check(libc.mount(source.encode(), target.encode(), None, ctypes.c_ulong(MS_BIND | MS_REC), None), f"bind {target}")
+        if os.statvfs(source).f_flag & os.ST_RDONLY:
+            check(libc.mount(None, target.encode(), None, ctypes.c_ulong(MS_REMOUNT | MS_BIND | MS_RDONLY), None),
+                  f"remount {target} read-only")
+    os.close(fd)
+
+
+def other_world() -> Optional[str]:
+    """Leave the world the test's jail fixes: this process continues as a process whose ID is above
+    OTHER_WORLD_PID (in a PID namespace of its own) with a writable, empty home directory (a tmpfs
+    over the user's home, in a mount namespace of its own). Returns why it could not (the variant
+    then says it did not run); its ancestors only wait and pass its exit code on."""
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def check(rc: int, what: str) -> None:
+        if rc != 0:
+            raise OSError(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
+
+    try:
+        flags = CLONE_NEWNS | CLONE_NEWPID
+        if libc.unshare(flags) != 0:  # not privileged here: a user namespace maps us to root
+            uid, gid = os.getuid(), os.getgid()
+            check(libc.unshare(flags | CLONE_NEWUSER), "unshare")
+            with open("/proc/self/setgroups", "w") as f:
+                f.write("deny")
+            with open("/proc/self/uid_map", "w") as f:
+                f.write(f"{uid} {uid} 1")
+            with open("/proc/self/gid_map", "w") as f:
+                f.write(f"{gid} {gid} 1")
+    except OSError as e:
+        return f"namespaces are unavailable here ({e})"
+    pid = os.fork()
+    if pid:  # outside the new PID namespace: wait for it
+        os._exit(_waited(pid))
+    # PID 1 of the new namespace: its own /proc, the next PID set high, then the caller goes on as its child.
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    try:
+        check(libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None), "mount --make-rprivate /")
+        check(libc.mount(b"proc", b"/proc", b"proc", ctypes.c_ulong(0), None), "mount /proc")
+        with open("/proc/sys/kernel/pid_max") as f:
+            high = min(OTHER_WORLD_PID, int(f.read()) - 1000)  # a host with a small pid_max: as high as it goes
+        with open("/proc/sys/kernel/ns_last_pid", "w") as f:
+            f.write(str(high))
+        home = pwd.getpwuid(os.getuid()).pw_dir
+        if os.path.isdir(home):
+            _writable_home(libc, check, home)
+    except (OSError, KeyError, ValueError) as e:
+        return f"the other world could not be set up ({e})"
+    child = os.fork()
+    if child:
+        os._exit(_waited(child))
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    return None
 
 def _move_clock(offset: int) -> None:
     """Move the Python-level clocks by `offset` seconds before any code under judgement imports them."""
@@ -114,6 +199,11 @@ class _NoRunners:
 def _child(spec_path: str, out_path: str) -> int:
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
+    unavailable = other_world() if spec.get("other_world") else None
+    if unavailable is not None:
+        with open(out_path, "w", encoding="utf-8") as f:
+            json.dump([[f"{NOT_RUN}{unavailable}"] for _ in spec["calls"]], f)
+        return 0
     _move_clock(int(spec["offset"]))
     sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
     sys.path[:] = list(spec["sys_path"])

@@ -445,7 +445,8 @@ class _Sampler:
                 cwd = tempfile.mkdtemp(dir=work)
                 spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
                 with open(spec, "w", encoding="utf-8") as f:
-                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0, "calls": spec_calls}, f)
+                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0, "calls": spec_calls,
+                               "other_world": variant in CR.OTHER_WORLD}, f)
                 env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
                        "TMPDIR": cwd}
                 proc = subprocess.run([sys.executable, "-s", "-B", script, spec, out], cwd=cwd, env=env,
