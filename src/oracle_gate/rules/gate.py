@@ -950,7 +950,7 @@ async def run_oracle_gate(
                                 await _production_sources(head, comp))
     ledgers, ledger_errors, new_rows = _ledgers(base, head, comp, policy, today)
 
-    static_fail = V.statipolicy_failure([*comp.findings, *findings]) or bool(ledger_errors)
+    static_fail = V.static_policy_failure([*comp.findings, *findings]) or bool(ledger_errors)
     planned = run_set(head, comp)
     if policy.dry_run:
         for line in REPORT.dry_run_lines(comp, findings, planned, static_fail and not policy.run_all):
