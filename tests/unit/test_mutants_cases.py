@@ -18,15 +18,11 @@ from oracle_gate.core.mutants import (
     line_mutants,
     moved_in,
     removed_lines,
-    ENV_VAR,
     KINDS,
-    MAX_ENV_CHARS,
-    MutantTooLarge,
-    decode_mutant_env,
-    encode_mutant_env,
     mutant_id,
     mutants,
 )
+from oracle_gate.core.mutant_payload import ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env, encode_mutant_env
 
 MONEY = '''"""Splitting money without losing a cent (pure)."""
 from typing import List

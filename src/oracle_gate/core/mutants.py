@@ -20,8 +20,6 @@ Needs node end positions (Python 3.8+); Python 3.7 raises `MutationUnsupported`.
 from __future__ import annotations
 
 import ast
-import base64
-import binascii
 import bisect
 import dataclasses
 import difflib
@@ -30,13 +28,9 @@ import json
 import re
 import sys
 import warnings
-import zlib
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-ENV_VAR = "ORACLE_GATE_MUTANT"
-MAX_ENV_CHARS = 100 * 1024
-MAX_DECODED_BYTES = 16 * 1024 * 1024
 MUTANT_ID_LEN = 12
 
 # Operator kinds, in the order a symbol's turn cycles through them.
@@ -59,10 +53,6 @@ Target = Tuple[str, Tuple[int, int]]
 
 class MutationUnsupported(RuntimeError):
     """This Python cannot generate mutants (no node end positions before 3.8)."""
-
-
-class MutantTooLarge(ValueError):
-    """A mutant's encoded environment value is over `MAX_ENV_CHARS`: report it as not run."""
 
 
 @dataclass(frozen=True)
@@ -230,63 +220,6 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 still.append(key)
         active = still
     return LinePlan(tuple(chosen), tuple(not_mutated))
-
-
-def encode_mutant_env(path: str, source: str, mutant_id: str) -> str:
-    """The `ORACLE_GATE_MUTANT` value: base64 of zlib of JSON `{"id", "path", "source"}`."""
-    _check_payload(path, source, mutant_id)
-    payload = json.dumps(
-        {"id": mutant_id, "path": path, "source": source},
-        sort_keys=True,
-        separators=(",", ":"),
-    ).encode("ascii")
-    value = base64.b64encode(zlib.compress(payload, 9)).decode("ascii")
-    if len(value) > MAX_ENV_CHARS:
-        raise MutantTooLarge(
-            f"mutant {mutant_id} of {path}: {ENV_VAR} would be {len(value)} characters, "
-            f"over the {MAX_ENV_CHARS} limit"
-        )
-    return value
-
-
-def decode_mutant_env(value: str) -> Dict[str, str]:
-    """The inverse of `encode_mutant_env`; a clear `ValueError` for anything else."""
-    prefix = f"{ENV_VAR} is not a mutant payload"
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{prefix}: empty")
-    try:
-        packed = base64.b64decode(value.encode("ascii"), validate=True)
-    except (UnicodeError, binascii.Error):
-        raise ValueError(f"{prefix}: not base64") from None
-    try:
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(packed, MAX_DECODED_BYTES)
-    except zlib.error:
-        raise ValueError(f"{prefix}: not zlib data") from None
-    if inflater.unconsumed_tail:
-        raise ValueError(f"{prefix}: over {MAX_DECODED_BYTES} bytes inflated")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeError, ValueError):
-        raise ValueError(f"{prefix}: not UTF-8 JSON") from None
-    if not isinstance(data, dict) or set(data) != {"id", "path", "source"}:
-        raise ValueError(f"{prefix}: expected exactly the keys id, path, source")
-    try:
-        _check_payload(data["path"], data["source"], data["id"])
-    except ValueError as exc:
-        raise ValueError(f"{prefix}: {exc}") from None
-    return {"id": data["id"], "path": data["path"], "source": data["source"]}
-
-
-def _check_payload(path: Any, source: Any, mutant_id: Any) -> None:
-    if not isinstance(path, str) or not path.endswith(".py") or path.startswith("/"):
-        raise ValueError(f"mutant path must be a build-root-relative .py path, got {path!r}")
-    if ".." in path.replace("\\", "/").split("/"):
-        raise ValueError(f"mutant path must not leave the build root, got {path!r}")
-    if not isinstance(source, str):
-        raise ValueError("mutant source must be text")
-    if not isinstance(mutant_id, str) or not mutant_id:
-        raise ValueError("mutant id must be a non-empty string")
 
 
 def _check_targets(targets: Sequence[Target]) -> List[Tuple[str, int, int, int]]:

@@ -42,8 +42,9 @@ from oracle_gate.core.baseline import Baseline, BaselineError
 from oracle_gate.core.compare import Policy
 from oracle_gate.core.ledger import Ledger, LedgerError, check_ledger, governed, parse_ledger, suite_size
 from oracle_gate.core.markers import added_markers, judge_config_change, judges_a_test
-from oracle_gate.core.mutants import (FileToMutate, MutantTooLarge, MutationUnsupported, changed_lines,
-                                     encode_mutant_env, line_mutants, moved_in, removed_lines)
+from oracle_gate.core.mutant_payload import MutantTooLarge, encode_mutant_env
+from oracle_gate.core.mutants import (FileToMutate, MutationUnsupported, changed_lines, line_mutants, moved_in,
+                                     removed_lines)
 from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
 from oracle_gate.core.symbols import symbols as all_symbols
 from oracle_gate.core.tautology import tautology_findings

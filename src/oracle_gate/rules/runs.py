@@ -36,7 +36,7 @@ from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
 
 from oracle_gate.core import cleanroom as CR
-from oracle_gate.core import mutants as M
+from oracle_gate.core import mutant_payload as MP
 from oracle_gate.core import results as R
 
 EXTRA_OUTPUT = "extra-output"
@@ -276,7 +276,7 @@ async def rerun_oracle(request: OracleRerunRequest, local_env: ChosenLocalEnviro
 class MutantRunRequest:
     target: Target
     metadata: TestMetadata
-    env_value: str  # core/mutants.ENV_VAR
+    env_value: str  # core/mutant_payload.ENV_VAR
     mutant_id: str
     timeout_seconds: int
     jail: Jail = NO_JAIL
@@ -297,7 +297,7 @@ class MutantRun:
 async def run_mutant(request: MutantRunRequest) -> MutantRun:
     address = request.target.address.spec
     rerun = await Get(OracleRerun, OracleRerunRequest(
-        request.target, request.metadata, FrozenDict({M.ENV_VAR: request.env_value}),
+        request.target, request.metadata, FrozenDict({MP.ENV_VAR: request.env_value}),
         f"oracle-gate mutant {request.mutant_id} against {address}", request.timeout_seconds,
         # A mutant's outcome is a fact about two digests: keep it, killed or not.
         ProcessCacheScope.ALWAYS, request.jail))

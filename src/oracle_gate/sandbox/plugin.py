@@ -33,7 +33,6 @@ import sys
 import tempfile
 import threading
 import types
-import zlib
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import pytest  # pants: no-infer-dep
@@ -50,11 +49,11 @@ from ..core.results import (
     Versions,
     dumps,
 )
+from ..core.mutant_payload import ENV_VAR as MUTANT_PAYLOAD_ENV, decode_mutant_env
 from ..core.signature import Frame, failure_signature, parameter_shape
 
 EXTRA_OUTPUT = "extra-output"  # Pants collects this directory of the sandbox
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
-MUTANT_ENV = "ORACLE_GATE_MUTANT"
 # Code under these directories is machinery (installed packages, caches, this recorder), not evidence.
 EXCLUDED_DIRS = frozenset({"site-packages", "dist-packages", ".cache", ".oracle-gate", "_oracle_gate_sandbox",
                            "_oracle_gate_boot"})
@@ -114,17 +113,14 @@ _MUTANT_ERROR: Optional[str] = None
 
 def _install_mutant(root: str) -> None:
     global _MUTANT, _MUTANT_ERROR
-    raw = os.environ.get(MUTANT_ENV)
+    raw = os.environ.get(MUTANT_PAYLOAD_ENV)
     if not raw or _MUTANT is not None or _MUTANT_ERROR is not None:
         return
     try:
-        spec = json.loads(zlib.decompress(base64.b64decode(raw)).decode("utf-8"))
-        fields = [spec.get(k) if isinstance(spec, dict) else None for k in ("id", "path", "source")]
-        if not all(isinstance(f, str) for f in fields):
-            raise ValueError("expected a JSON object with string id, path and source")
-        _MUTANT = _MutantFinder(fields[0], fields[1], fields[2], root)
+        spec = decode_mutant_env(raw)
+        _MUTANT = _MutantFinder(spec["id"], spec["path"], spec["source"], root)
     except Exception as e:
-        _MUTANT_ERROR = f"{MUTANT_ENV}: cannot decode the mutant: {type(e).__name__}: {e}"
+        _MUTANT_ERROR = f"{MUTANT_PAYLOAD_ENV}: cannot decode the mutant: {type(e).__name__}: {e}"
         return
     sys.meta_path.insert(0, _MUTANT)
 
