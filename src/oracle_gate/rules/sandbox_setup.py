@@ -42,7 +42,7 @@ CONFIG_DIR = ".oracle-gate/config"
 LEDGER_DIR = ".oracle-gate/ledgers"
 # The core modules the recorder imports (relatively), shipped beside it.
 CORE_MODULES = ("__init__", "results", "signature", "cleanroom", "mutant_payload")
-SANDBOX_MODULES = ("__init__", "plugin", "replay", "clean_interpreter")
+SANDBOX_MODULES = ("__init__", "plugin", "replay", "clean_interpreter", "jail")
 DIST_INFO = "oracle_gate_sandbox-1.0.dist-info"
 PLUGINS = {"oracle_gate": "plugin", "oracle_gate_replay": "replay"}  # pytest11 entry point -> module
 

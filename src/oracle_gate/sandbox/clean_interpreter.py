@@ -21,12 +21,11 @@ from typing import Any, List, Optional, Sequence
 
 try:
     from ..core.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
-except ImportError:  # run as the clean interpreter's script, beside a copy of the protocol
+    from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, PR_SET_PDEATHSIG, unshare
+except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
-
-CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x10000000, 0x20000000
-MS_RDONLY, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 32, 4096, 16384, 1 << 18
-PR_SET_PDEATHSIG = 1
+    from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
+                                MS_REMOUNT, PR_SET_PDEATHSIG, unshare)
 
 
 def _waited(pid: int) -> int:
@@ -70,16 +69,7 @@ def other_world() -> Optional[str]:
             raise OSError(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
 
     try:
-        flags = CLONE_NEWNS | CLONE_NEWPID
-        if libc.unshare(flags) != 0:  # not privileged here: a user namespace maps us to root
-            uid, gid = os.getuid(), os.getgid()
-            check(libc.unshare(flags | CLONE_NEWUSER), "unshare")
-            with open("/proc/self/setgroups", "w") as f:
-                f.write("deny")
-            with open("/proc/self/uid_map", "w") as f:
-                f.write(f"{uid} {uid} 1")
-            with open("/proc/self/gid_map", "w") as f:
-                f.write(f"{gid} {gid} 1")
+        unshare(CLONE_NEWNS | CLONE_NEWPID)
     except OSError as e:
         return f"namespaces are unavailable here ({e})"
     pid = os.fork()

@@ -76,13 +76,12 @@ def _loopback_up() -> None:
         fcntl.ioctl(s, SIOCSIFFLAGS, struct.pack("16sh", b"lo", flags | IFF_UP))
 
 
-def enter(writable) -> None:
-    """Enter the namespaces and lock the file system down (raises OSError where unavailable)."""
-    flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID
+def unshare(flags: int) -> None:
+    """unshare(2) these namespaces; a caller that is not root also gets a user namespace that maps
+    it to root there (raises OSError where unavailable). The clean room's other world uses it too."""
     uid, gid = os.geteuid(), os.getegid()
     if uid != 0:
         flags |= CLONE_NEWUSER
-    cwd = os.path.realpath(os.getcwd())
     _check(_libc.unshare(flags), "unshare")
     if uid != 0:
         with open("/proc/self/setgroups", "w") as f:
@@ -91,6 +90,12 @@ def enter(writable) -> None:
             f.write(f"0 {uid} 1")
         with open("/proc/self/gid_map", "w") as f:
             f.write(f"0 {gid} 1")
+
+
+def enter(writable) -> None:
+    """Enter the namespaces and lock the file system down (raises OSError where unavailable)."""
+    cwd = os.path.realpath(os.getcwd())
+    unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID)
     _mount(None, "/", None, MS_REC | MS_PRIVATE)
     keep = [os.path.realpath(p) for p in writable if os.path.isdir(p)]
     for path in keep:

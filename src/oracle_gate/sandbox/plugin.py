@@ -432,6 +432,8 @@ class _Sampler:
             script = os.path.join(work, "main.py")
             shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "clean_interpreter.py"), script)
             shutil.copyfile(CR.__file__, os.path.join(work, "cleanroom_protocol.py"))
+            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "jail.py"),
+                            os.path.join(work, "cleanroom_jail.py"))
             sys_path = [os.path.abspath(os.path.join(root, p)) for p in sys.path
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
