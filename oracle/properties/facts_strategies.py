@@ -296,7 +296,7 @@ def gate_inputs(draw: Any, text: st.SearchStrategy = st.just(""), noise: int = 8
                                        "flaky", "team", added, added + datetime.timedelta(days=draw(st.integers(0, 14)))))
     mutants = tuple(
         MutantResult(p, s, f"m{i}", f"mutant {i}", draw(st.sampled_from(("killed", "survived", "not_run", "error"))), (),
-                     coarse=draw(st.booleans()), line=draw(st.integers(0, 3)))
+                     coarse=draw(st.booleans()), line=draw(st.integers(0, 3)), unit=draw(st.sampled_from(("", "1:4", "1:20"))))
         for i, (p, s) in enumerate(draw(st.lists(st.tuples(st.sampled_from(region_paths), st.sampled_from(SYMBOLS)),
                                                  max_size=4)) if region_paths else [])
     )

@@ -231,18 +231,18 @@ def test_unexercised_means_no_voter_at_the_floor_executed_the_symbol(gi):
 def test_numb_means_every_value_mutant_of_a_line_that_ran_survived(gi):
     """A line is numb when its value mutants that ran all survived, or, where only crash-like
     mutants (coarse) ran, when those all survived: a killed crash-like mutant never clears a line
-    whose value mutants all survived."""
+    whose value mutants all survived. Each statement of a line is judged on its own."""
     v = evaluate(gi)
     groups = {}
-    for m in gi.mutants:  # per changed line; a mutant without a line is judged with its symbol
-        groups.setdefault(f"{m.path}:{m.line or m.symbol}", []).append(m)
+    for m in gi.mutants:  # per changed statement; a mutant without a line is judged with its symbol
+        groups.setdefault((f"{m.path}:{m.line or m.symbol}", m.unit), []).append(m)
 
     def numb(ms):
         ran = [m for m in ms if m.status in ("killed", "survived")]  # not_run and error judge nothing
         values = [m for m in ran if not m.coarse]
         return bool(ran) and all(m.status == "survived" for m in (values or ran))
 
-    expected = {where for where, ms in groups.items() if numb(ms)}
+    expected = {where for (where, _), ms in groups.items() if numb(ms)}
     assert {r.line.split(" ")[1] for r in v.reasons if r.code == "NUMB"} == expected
 
 

@@ -16,6 +16,7 @@ import datetime
 import json
 import os
 import re
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Tuple
@@ -481,6 +482,21 @@ def _import_time_self_check(repo: Repo) -> None:
                 "assert rounded_tax(100, 0) == 0  # a self-check at import\n")
 
 
+def _packed_undrawn_branch(repo: Repo) -> None:
+    """A third outside attacker's: the undrawn branch and its body on one line (`if x: return y`),
+    so the condition's killed mutant cleared the line."""
+    repo.replace("src/billing/money.py", "    base, remainder = divmod(total_cents, parts)\n",
+                 "    base, remainder = divmod(total_cents, parts)\n    if parts > 1000: return [base] * parts\n")
+
+
+def _packed_lost_credit(repo: Repo) -> None:
+    """The same attacker's: every third credit of a Store lost, the counter packed beside the balance
+    update (`a; b`), so the update's killed mutant cleared the counter."""
+    repo.replace("src/billing/store.py", "        self.balances[account] = self.balances.get(account, 0) + cents\n",
+                 "        self.balances[account] = self.balances.get(account, 0) + cents * bool((n := getattr(self, "
+                 "\"_credits\", 0) + 1) % 3); self._credits = n\n")
+
+
 def _undrawn_branch(repo: Repo) -> None:
     """Tax a cent too much above two billion cents: the properties draw amounts up to 10**9."""
     repo.replace("src/billing/tax.py", "    return (cents * rate_bp + 5_000) // 10_000",
@@ -686,6 +702,10 @@ TAMPERING = (
           _tautology, ("TAUTOLOGY",), gate_args=("--oracle-gate-lane=human",)),
     Patch("ladder", "undrawn-branch", False, "tax a cent more above amounts the properties never draw",
           _undrawn_branch, ("NUMB",)),
+    Patch("ladder", "packed-undrawn-branch", False, "split's undrawn branch and its body on one line "
+          "(`if parts > 1000: return [base] * parts`)", _packed_undrawn_branch, ("NUMB",)),
+    Patch("ladder", "packed-lost-credit", False, "every third credit lost, the counter packed beside the balance "
+          "update on one line", _packed_lost_credit, ("NUMB",)),
     Patch("ladder", "budget-padding", False, "renames in files that sort first spend the mutation budget, then the "
           "undrawn branch", _budget_padding, ("NOT_MUTATED",), gate_args=("--oracle-gate-mutation-budget=6",)),
     # Round one's classics, still closed.
@@ -898,6 +918,23 @@ def _pid_bomb(repo: Repo) -> None:
                  "    return (cents * rate_bp + (0 if os.getpid() > 4096 else 5_000)) // 10_000")
 
 
+def _tai_clock_bomb(repo: Repo) -> None:
+    """A third outside attacker's: tax rounded down from a date 200 days ahead, read through
+    clock_gettime(11), CLOCK_TAI (the clean room moved only CLOCK_REALTIME then)."""
+    bomb = int(time.time()) + 200 * 86400
+    repo.replace("src/billing/tax.py", _TAX_DOC, _TAX_DOC + "import time\n")
+    repo.replace("src/billing/tax.py", "    return (cents * rate_bp + 5_000) // 10_000",
+                 f"    return (cents * rate_bp + (5_000 if time.clock_gettime(11) < {bomb} else 0)) // 10_000")
+
+
+def _parent_pid_bomb(repo: Repo) -> None:
+    """The same attacker's: tax rounded down when the parent's process ID is in 4096..99999, as on a
+    production host (the other world moved only the process's own ID then)."""
+    repo.replace("src/billing/tax.py", _TAX_DOC, _TAX_DOC + "import os\n")
+    repo.replace("src/billing/tax.py", "    return (cents * rate_bp + 5_000) // 10_000",
+                 "    return (cents * rate_bp + (0 if 4_096 <= os.getppid() < 100_000 else 5_000)) // 10_000")
+
+
 def _rebound_at_import(repo: Repo) -> None:
     """An outside attacker's: no function body changes; module-level code rebinds amount_due to a
     lambda that rounds down, unless sys.stdout is pytest's capture."""
@@ -930,6 +967,11 @@ CLEANROOM = (
               r, "import os\nimport pwd\n", "os.access(pwd.getpwuid(os.getuid()).pw_dir, os.W_OK)"), ("IMPURE",)),
     Patch("cleanroom", "pid-above-4096", False, "tax rounded down in a process whose ID is above 4096",
           _pid_bomb, ("IMPURE",)),
+    # A third outside attacker's round (against 221abc6; both merged there):
+    Patch("cleanroom", "tai-clock-bomb", False, "tax rounded down from a date 200 days ahead, read through "
+          "clock_gettime(CLOCK_TAI)", _tai_clock_bomb, ("IMPURE",)),
+    Patch("cleanroom", "parent-pid-bomb", False, "tax rounded down when the parent's process ID is in 4096..99999",
+          _parent_pid_bomb, ("IMPURE",)),
     Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),

@@ -41,7 +41,15 @@ def realtime_bomb(n):
 
 
 def pid_keyed(n):
-    return n + (os.getpid() >= 100_000)
+    return n + (os.getpid() in range(OTHER_WORLD_PID, OTHER_WORLD_PID + 10))
+
+
+def parent_pid_keyed(n):
+    return n + (os.getppid() in range(OTHER_WORLD_PID, OTHER_WORLD_PID + 10))
+
+
+def tai_bomb(n):
+    return n + (time.clock_gettime(11) >= BOMB * 86400.0 - 62135683200.0)  # CLOCK_TAI
 
 
 def shared(n):
@@ -98,7 +106,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 patched_only, pid_keyed, realtime_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
+                 parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
 
 
 class Defined:  # a class the test module defines: rebuilding it would import pytest
@@ -115,6 +123,8 @@ def test_laws(n):
     assert date_bomb(n) == n
     assert realtime_bomb(n) == n
     assert pid_keyed(n) == n
+    assert parent_pid_keyed(n) == n
+    assert tai_bomb(n) == n
     assert shared(n % 4) == list(range(n % 4))
     assert Account(n).total(1) == n + 1
     assert list(counts(2)) == [0, 1]
@@ -140,7 +150,8 @@ def test_patched(monkeypatch):
 def results(tmp_path_factory) -> CR.CleanroomResults:
     root = tmp_path_factory.mktemp("cleanroom")
     # The bomb goes off 200 days from today: 400 days ahead sees it, 1 day ahead does not.
-    (root / "mod.py").write_text(MODULE.replace("BOMB", str(datetime.date.today().toordinal() + 200)))
+    (root / "mod.py").write_text(MODULE.replace("BOMB", str(datetime.date.today().toordinal() + 200))
+                                 .replace("OTHER_WORLD_PID", str(CR.OTHER_WORLD_PID)))
     (root / "test_mod.py").write_text(TESTS)
     (root / "sentinel.txt").write_text("the tests run here\n")
     tree = ast.parse(MODULE)
@@ -163,7 +174,7 @@ def differing(results: CR.CleanroomResults):
 def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
                                                          "date_bomb", "realtime_bomb", "shared", "runner_loaded",
-                                                         "pid_keyed"}
+                                                         "pid_keyed", "parent_pid_keyed", "tai_bomb"}
     assert results.errors == ()
 
 
@@ -176,6 +187,8 @@ def test_each_difference_names_the_variant_that_showed_it(results):
     assert {v for n, v in found if n == "shared"} == {CR.AGAIN}
     # what the test's world fixes (its process IDs are small) differs only in the other world
     assert {v for n, v in found if n == "pid_keyed"} == {"other-world"}
+    assert {v for n, v in found if n == "parent_pid_keyed"} == {"other-world"}
+    assert {v for n, v in found if n == "tai_bomb"} == {"clock+400d", "clock+10y"}
 
 
 def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(results):

@@ -398,3 +398,17 @@ def test_code_moved_verbatim_from_another_file_keeps_its_judging_and_a_reordered
     assert moved_in(new_module, lines, removed) == lines - {3, 4, 6}  # every moved line but blanks and the changed guard
     # the same text moved within one file is judged: only lines removed from other files count
     assert moved_in(new_module, lines, frozenset()) == frozenset()
+
+
+def test_each_statement_packed_onto_a_changed_line_gets_its_own_first_mutant():
+    source = ("def split(total, parts):\n"
+              "    base = total // parts\n"
+              "    if parts > 1000: return [base] * parts\n"
+              "    return [base] * parts\n\n\n"
+              "def credit(self, cents):\n"
+              "    self.b = self.b + cents; self.n = self.n + 1\n")
+    plan = line_mutants([FileToMutate("m.py", source, (("split", (1, 4)), ("credit", (7, 8))), frozenset({3, 8}))],
+                        budget=4, per_symbol=4)
+    # one per statement first, whatever the budget: the condition and the branch's return, both assignments
+    assert {(m.line, m.unit) for _, m in plan.mutants} == {(3, "3:4"), (3, "3:21"), (8, "8:4"), (8, "8:29")}
+    assert plan.not_mutated == ()

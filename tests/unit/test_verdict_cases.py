@@ -1,5 +1,6 @@
 """Known verdicts over recorded runs: each reason line and exit code pinned on the smallest input
 that produces it."""
+import dataclasses
 import datetime
 
 from oracle_gate.core.compare import Comparison, Finding, RegionPlan
@@ -371,3 +372,21 @@ def test_a_line_whose_voters_notice_only_a_crash_like_mutant_is_numb_whoever_jud
     assert verdict(("drop `log(x)`", "killed", True)).exit_code == 0
     assert lines(verdict(("drop `log(x)`", "survived", True))) == [
         "NUMB src/billing/tax.py:12 survived=1/1 in late_fee (no voting oracle noticed: drop `log(x)`)"]
+
+
+def test_each_statement_packed_onto_a_changed_line_is_judged_on_its_own():
+    # `if parts > 1000: return [base] * parts`: the condition's mutant is killed, the branch no
+    # property draws is not; `a; b` alike
+    mutants = (MutantResult(TAX, "split", "m1", "`>` -> `>=`", "killed", (PROPS,), line=3, unit="3:4"),
+               MutantResult(TAX, "split", "m2", "`*` -> `/`", "survived", (PROPS,), line=3, unit="3:21"),
+               MutantResult(TAX, "split", "m3", "`return [base] * parts` -> `return None`", "survived", (PROPS,), True,
+                            line=3, unit="3:21"))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (1, [
+        "NUMB src/billing/tax.py:3 (the statement at column 22) survived=1/1 in split (no voting oracle noticed: "
+        "`*` -> `/`)"])
+    killed = mutants[:2] + (dataclasses.replace(mutants[2], status="killed"),)
+    assert [r.code for r in evaluate(gate([run(PROPS, passed(PROPS))], mutants=killed, mutation_ran=True)).reasons] == [
+        "NUMB"]  # only a crash-like kill: the values of the branch are still not judged
+    judged = (mutants[0], dataclasses.replace(mutants[1], status="killed"), mutants[2])
+    assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=judged, mutation_ran=True)).exit_code == 0

@@ -36,10 +36,12 @@ VARIANTS: Tuple[Tuple[str, int, int], ...] = (
     ("clean", 0, 1), ("clock+1d", DAY, 2), ("clock+400d", 400 * DAY, 3), ("clock+10y", 3653 * DAY, 4),
     ("other-world", 0, 5))
 # Variants that also leave the world the test's jail fixes (clean_interpreter.other_world): process
-# IDs above OTHER_WORLD_PID, as on a long-running host, and a writable home directory. Both worlds
-# otherwise share the jail, so a function keyed on what the jail fixes would look pure there.
+# IDs like a long-running host's (the caller's parent gets OTHER_WORLD_PID + 1, the caller the next;
+# in the middle of Linux's default range, far above the jail's, whose PID namespace starts at 1) and
+# a writable home directory. Both worlds otherwise share the jail, so a function keyed on what the
+# jail fixes would look pure there.
 OTHER_WORLD = frozenset({"other-world"})
-OTHER_WORLD_PID = 100_000
+OTHER_WORLD_PID = 23_000
 AGAIN = "again"  # the second call in one process, after the first result was mutated
 SAMPLES_PER_FUNCTION = 8  # kept per function: the calls whose pickled arguments hash lowest
 CALLS_CONSIDERED = 400  # per function; later calls are counted, not sampled

@@ -63,6 +63,7 @@ class Mutant:
     line: int
     description: str
     source: str
+    unit: str = ""  # "line:column" of the statement it mutates, where several share a changed line
 
     @property
     def coarse(self) -> bool:
@@ -149,16 +150,32 @@ class LinePlan:
     not_mutated: Tuple[Tuple[str, int, str], ...]  # (path, line, symbol): mutable, and the budget ran out
 
 
+def _statements(tree: ast.AST) -> List[Tuple[int, int, int, int]]:
+    """(first line, column, last line, end column) of every statement."""
+    return [(n.lineno, n.col_offset, n.end_lineno or n.lineno, n.end_col_offset or 0)
+            for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+
+
+def _statement_at(statements: Sequence[Tuple[int, int, int, int]], line: int, col: int) -> Tuple[int, int]:
+    """The innermost statement holding a position: a statement packed onto a line beside another
+    (`a; b`, `if x: return y`) is a unit of its own."""
+    found = (0, 0)
+    for first, start, last, end in statements:
+        if (first, start) <= (line, col) and (line, col) < (last, end) and (first, start) > found:
+            found = (first, start)
+    return found
+
+
 def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) -> LinePlan:
-    """Mutants for every changed line: each mutable changed line (one with a candidate that is not
-    arid) gets its first mutant before any line gets a second, then lines take further turns while
+    """Mutants for every changed line, statement by statement: each mutable statement on a changed
+    line (one with a candidate that is not arid) gets its first mutant before any gets a second, then lines take further turns while
     their symbol has fewer than `per_symbol`, until `budget` mutants are chosen. A mutable line the
     budget never reached is returned in `not_mutated`, so padding a diff cannot hide a line: it
     only makes the gate say which lines went unjudged. A candidate belongs to the first changed
     line it spans (a statement removal spanning several lines tests the first changed one)."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise ValueError(f"budget must be a non-negative integer, got {budget!r}")
-    queues: Dict[Tuple[str, int], Tuple[_Engine, List[List[_Candidate]]]] = {}
+    queues: Dict[Tuple[str, int, Tuple[int, int]], Tuple[_Engine, List[List[_Candidate]]]] = {}
     for f in files:
         ranges = _check_targets(f.targets)
         if not ranges or not f.lines:
@@ -170,7 +187,8 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
         engine = _Engine(f.source, f.path, tree, ranges)
-        by_line: Dict[int, Dict[str, List[_Candidate]]] = {}
+        statements = _statements(tree)
+        by_line: Dict[Tuple[int, Tuple[int, int]], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
         for cand in engine.collect(lo, hi):
             symbol = engine.owner(cand.lines)
@@ -178,20 +196,21 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
             if symbol is None or line is None:
                 continue
             cand.symbol = symbol
-            by_line.setdefault(line, {}).setdefault(cand.kind, []).append(cand)
-        for line, kinds in by_line.items():
-            queues[(f.path, line)] = (engine, [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds])
+            unit = _statement_at(statements, cand.order[0], cand.order[1])
+            by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
+        for (line, unit), kinds in by_line.items():
+            queues[(f.path, line, unit)] = (engine, [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds])
     chosen: List[Tuple[str, Mutant]] = []
     per_sym: Dict[Tuple[str, str], int] = {}
     not_mutated: List[Tuple[str, int, str]] = []
-    active: List[Tuple[str, int]] = []
+    active: List[Tuple[str, int, Tuple[int, int]]] = []
 
-    def take(key: Tuple[str, int], kinds: List[List[_Candidate]]) -> Optional[Mutant]:
+    def take(key: Tuple[str, int, Tuple[int, int]], kinds: List[List[_Candidate]]) -> Optional[Mutant]:
         engine = queues[key][0]
         mutant = engine._turn(kinds)
         # `line` is the changed line the mutant tests (its edit may start on an earlier line of
-        # the same node; the description says where the edit is).
-        return None if mutant is None else dataclasses.replace(mutant, line=key[1])
+        # the same node; the description says where the edit is), `unit` its statement.
+        return None if mutant is None else dataclasses.replace(mutant, line=key[1], unit="%d:%d" % key[2])
 
     for key in sorted(queues):  # first round: every line once (order is moot: a line left out is reported)
         _, kinds = queues[key]
@@ -200,7 +219,8 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         if mutant is None:
             continue  # nothing realisable on this line
         if len(chosen) >= budget:
-            not_mutated.append((key[0], key[1], symbol))
+            if (key[0], key[1], symbol) not in not_mutated:
+                not_mutated.append((key[0], key[1], symbol))
             continue
         chosen.append((key[0], mutant))
         per_sym[(key[0], mutant.symbol)] = per_sym.get((key[0], mutant.symbol), 0) + 1

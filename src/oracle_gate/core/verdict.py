@@ -139,6 +139,7 @@ class MutantResult:
     oracles: Tuple[str, ...] = ()
     coarse: bool = False  # a dropped statement or `return None` (see mutants.Mutant.coarse)
     line: int = 0  # the changed line it tests (0: not known)
+    unit: str = ""  # the statement on that line it tests ("line:column"), where several share the line
 
 
 @dataclass(frozen=True)
@@ -528,23 +529,29 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
                                   f"test session left no results, so it is neither killed nor survived", m.path))
     # Every changed line is judged on its own: one killed mutant elsewhere in the symbol clears
     # nothing (a new branch for inputs the properties never draw is numb by itself).
-    # (A mutant without a line, from an older caller, is judged with its symbol's.)
-    by_line: Dict[Tuple[str, int, str], List[MutantResult]] = {}
+    # (A mutant without a line, from an older caller, is judged with its symbol's.) A statement
+    # packed beside another on one line (`a; b`, `if x: return y`) is judged on its own.
+    by_line: Dict[Tuple[str, int, str, str], List[MutantResult]] = {}
     for m in gi.mutants:
-        by_line.setdefault((m.path, m.line, "" if m.line else m.symbol), []).append(m)
+        by_line.setdefault((m.path, m.line, "" if m.line else m.symbol, m.unit), []).append(m)
+    units_on: Dict[Tuple[str, int], int] = {}
+    for path, line, _, _ in by_line:
+        units_on[(path, line)] = units_on.get((path, line), 0) + 1
     # A line's values are judged when one of its value mutants dies: a killed crash-like mutant
     # (a dropped statement, `return None`) shows only that the line runs, so where value mutants
     # ran, they decide (a weak "smoke" oracle that checks types clears no line, however it landed).
     numb_symbols = set()
-    for (path, line, symbol), ms in sorted(by_line.items()):
+    for (path, line, symbol, unit), ms in sorted(by_line.items()):
         ran = [m for m in ms if m.status in MUTANT_JUDGED]
         judged = [m for m in ran if not m.coarse] or ran
         survived = [m for m in judged if m.status == "survived"]
         if judged and len(survived) == len(judged):
             where = f"{path}:{line}" if line else f"{path}:{symbol}"
+            if unit and units_on[(path, line)] > 1:
+                where += f" (the statement at column {int(unit.split(':')[1]) + 1})"
             numb_symbols.update((path, m.symbol) for m in ran)
-            noticed = ("no voting oracle noticed" if len(judged) == len(ran) else
-                       "its voters noticed only a crash-like mutant, no value mutant")
+            noticed = ("its voters noticed only a crash-like mutant, no value mutant"
+                       if any(m.status == "killed" for m in ran) else "no voting oracle noticed")
             reasons.append(Reason("NUMB", Severity.PRODUCT,
                                   f"NUMB {where} survived={len(survived)}/{len(judged)} in {ran[0].symbol} "
                                   f"({noticed}: {survived[0].description})", path, line or None))

@@ -756,9 +756,9 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
         try:
             env_value = encode_mutant_env(path, m.source, m.id)
         except MutantTooLarge:
-            results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run", line=m.line))
+            results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run", line=m.line, unit=m.unit))
             continue
-        planned.append((V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse, m.line),
+        planned.append((V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse, m.line, m.unit),
                         env_value))
     # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
     pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]

@@ -58,8 +58,8 @@ def _writable_home(libc: Any, check: Any, home: str) -> None:
 
 
 def other_world() -> Optional[str]:
-    """Leave the world the test's jail fixes: this process continues as a process whose ID is above
-    OTHER_WORLD_PID (in a PID namespace of its own) with a writable, empty home directory (a tmpfs
+    """Leave the world the test's jail fixes: this process continues as a process whose ID, and its
+    parent's, is above OTHER_WORLD_PID (in a PID namespace of its own) with a writable, empty home directory (a tmpfs
     over the user's home, in a mount namespace of its own). Returns why it could not (the variant
     then says it did not run); its ancestors only wait and pass its exit code on."""
     libc = ctypes.CDLL(None, use_errno=True)
@@ -81,7 +81,7 @@ def other_world() -> Optional[str]:
         check(libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None), "mount --make-rprivate /")
         check(libc.mount(b"proc", b"/proc", b"proc", ctypes.c_ulong(0), None), "mount /proc")
         with open("/proc/sys/kernel/pid_max") as f:
-            high = min(OTHER_WORLD_PID, int(f.read()) - 1000)  # a host with a small pid_max: as high as it goes
+            high = min(OTHER_WORLD_PID, int(f.read()) - 1000)  # a host with a smaller pid_max: as high as it goes
         with open("/proc/sys/kernel/ns_last_pid", "w") as f:
             f.write(str(high))
         home = pwd.getpwuid(os.getuid()).pw_dir
@@ -89,10 +89,12 @@ def other_world() -> Optional[str]:
             _writable_home(libc, check, home)
     except (OSError, KeyError, ValueError) as e:
         return f"the other world could not be set up ({e})"
-    child = os.fork()
-    if child:
-        os._exit(_waited(child))
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    # Two more generations, so the caller's parent has a high PID too (getppid() tells as much as getpid()).
+    for _ in range(2):
+        child = os.fork()
+        if child:
+            os._exit(_waited(child))
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     return None
 
 def _move_clock(offset: int) -> None:
@@ -109,13 +111,15 @@ def _move_clock(offset: int) -> None:
         real = getattr(time, name)
         setattr(time, name, (lambda real: lambda secs=None: real(time.time() if secs is None else secs))(real))
     real_clock, real_clock_ns = time.clock_gettime, time.clock_gettime_ns
-    realtime = time.CLOCK_REALTIME
+    # Every clock that tells the date moves (realtime, its coarse reading, TAI); the others count
+    # from boot or from the process's start, and tell no date.
+    dated = {time.CLOCK_REALTIME, getattr(time, "CLOCK_TAI", 11), 5}  # 5: CLOCK_REALTIME_COARSE
 
     def clock_gettime(clock: int) -> float:
-        return real_clock(clock) + (offset if clock == realtime else 0)
+        return real_clock(clock) + (offset if clock in dated else 0)
 
     def clock_gettime_ns(clock: int) -> int:
-        return real_clock_ns(clock) + (offset * 1_000_000_000 if clock == realtime else 0)
+        return real_clock_ns(clock) + (offset * 1_000_000_000 if clock in dated else 0)
 
     time.clock_gettime, time.clock_gettime_ns = clock_gettime, clock_gettime_ns  # type: ignore[assignment]
     real_strftime = time.strftime
