@@ -185,7 +185,9 @@ class Replay:
         agent = row.gates.get(self.args.lanes[0])
         if agent is not None and agent.exit_code != 0:
             blocking = [line for code, line in zip(agent.codes, agent.lines) if code not in INFO]
-            row.own = bool(blocking) and all(any(p in line for p in changed) for line in blocking)
+            # A base that cannot be evaluated is the predecessor's breakage, whatever paths its line quotes.
+            row.own = bool(blocking) and "BASE_UNEVALUABLE" not in agent.codes and all(
+                any(p in line for p in changed) for line in blocking)
         return row
 
 

@@ -12,8 +12,8 @@ adoption hard in the real repository:
   `client/config.py` (pure);
 - `python_test_utils` twice: `src/ai/backend/testutils` (helpers) and `tests/manager/conftest.py`
   (a fixture over a `files` fixture directory);
-- tracked files no target owns: `MANIFEST.in`, a Gradle-built generator under `codegen/`, an
-  empty `tests/__init__.py` marker;
+- tracked files no target owns: `MANIFEST.in`, a PEP 561 `py.typed` marker in a package directory
+  that also holds code, a Gradle-built generator under `codegen/`, an empty `tests/__init__.py` marker;
 - environment-bound tests: a `skipif` on an unset variable, a `skipif` on a missing `docker`
   binary (passes where docker is on the sandbox PATH), an `xfail` while etcd is absent, and a
   test that fails because the manager it talks to is not running (127.0.0.1, an unused port).
@@ -111,6 +111,7 @@ FILES: Dict[str, str] = {
         resources(name="resources", sources=["*.json"])
         """),
     "src/ai/backend/common/__init__.py": '__version__ = "24.03.0"\n',
+    "src/ai/backend/common/py.typed": "",
     "src/ai/backend/common/sample-config.json": '{"manager": {"endpoint": "http://127.0.0.1:8081"}}\n',
     "src/ai/backend/common/types.py": textwrap.dedent('''\
         """Value types shared by every package."""

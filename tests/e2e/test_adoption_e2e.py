@@ -24,14 +24,16 @@ def adopted(tmp_path_factory) -> Repo:
     # Every unowned tracked path is listed as reviewed policy, whole unowned trees as one glob.
     assert [l for l in first.stdout.splitlines() if l.startswith("UNOWNED ")] == [
         "UNOWNED MANIFEST.in (1 path no target owns)", "UNOWNED codegen/* (2 paths no target owns)",
-        "UNOWNED pants (1 path no target owns)", "UNOWNED tests/__init__.py (1 path no target owns)"], first.stdout
+        "UNOWNED pants (1 path no target owns)", "UNOWNED py.typed (1 path no target owns)",
+        "UNOWNED tests/__init__.py (1 path no target owns)"], first.stdout
     written = repo.pants("oracle-regions", "--oracle-regions-write", "::")
     assert written.exit_code == 0, written.output
     # The policy lives in pants.toml and oracle-regions.json: no BUILD file was edited.
     assert sorted(l.strip() for l in repo.git("status", "--porcelain").splitlines()) == [
         "?? oracle-regions.json", "M pants.toml"]
     assert 'regions = "@oracle-regions.json"' in repo.read("pants.toml")
-    assert 'other_globs.add = ["MANIFEST.in", "codegen/*", "pants", "tests/__init__.py"]' in repo.read("pants.toml")
+    # (py.typed, beside code in its package, is listed by its name: the next package's is the same kind of file)
+    assert 'other_globs.add = ["MANIFEST.in", "codegen/*", "pants", "py.typed", "tests/__init__.py"]' in repo.read("pants.toml")
     # Every production target has its region now, every tracked path is owned or listed.
     again = repo.pants("oracle-regions", "::").stdout
     assert "nothing to suggest" in again and "UNOWNED" not in again, again
@@ -156,6 +158,24 @@ def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_reader
     regions = {r["path"]: (r["status"], r["need"]) for r in run.report["regions"]}
     assert regions["src/ai/backend/common/utils.py"] == ("dependency", "E"), regions
     assert not any(p.startswith("//:reqs") for p in regions), regions
+
+
+def test_a_new_package_with_its_own_pytest_settings_and_packaging_marker_merges(branch):
+    # As a real repository splits a package: a marker file of a kind adoption listed elsewhere, and
+    # a pytest section above only the tests the commit adds (new oracles, judged with the settings
+    # they arrive with; no test that existed is weakened).
+    repo = branch("new-package")
+    repo.write("src/ai/backend/client/py.typed", "")
+    repo.write("tests/storage/BUILD", "python_tests()\n")
+    repo.write("tests/storage/pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p no:cacheprovider"\n')
+    repo.write("tests/storage/test_storage.py", "from ai.backend.common.utils import parse_size\n\n\n"
+               "def test_sizes_with_units():\n    assert parse_size(\"2k\") == 2048\n")
+    repo.commit("a storage test package with its own pytest settings; a typing marker for the client")
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    lanes = {c["path"]: c["lanes"] for c in run.report["changes"]}
+    assert lanes["src/ai/backend/client/py.typed"] == ["other"], lanes
+    assert "CONFIG_CHANGE" not in run.codes(), run.reasons
 
 
 def test_a_lowered_region_table_entry_is_a_downgrade_and_a_config_change(branch):

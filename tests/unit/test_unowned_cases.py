@@ -17,6 +17,17 @@ def test_whole_unowned_trees_become_one_glob_and_the_rest_are_listed_by_path():
     assert unowned_globs(TRACKED, []) == []
 
 
+def test_a_file_of_a_kind_every_package_has_is_listed_by_its_name():
+    # a MANIFEST.in per package, in directories that also hold code: the next package's is the same
+    # kind of file; a README.md that some target owns elsewhere keeps its path; Python keeps its path
+    tracked = ["pkgs/a/MANIFEST.in", "pkgs/a/BUILD", "pkgs/a/a.py", "pkgs/b/MANIFEST.in", "pkgs/b/b.py",
+               "pkgs/a/README.md", "pkgs/b/README.md", "pkgs/a/setup_helper.py"]
+    unowned = ["pkgs/a/MANIFEST.in", "pkgs/b/MANIFEST.in", "pkgs/a/README.md", "pkgs/a/setup_helper.py"]
+    globs = unowned_globs(tracked, unowned)
+    assert globs == ["MANIFEST.in", "pkgs/a/README.md", "pkgs/a/setup_helper.py"]
+    assert group_counts(globs, unowned) == {"MANIFEST.in": 2, "pkgs/a/README.md": 1, "pkgs/a/setup_helper.py": 1}
+
+
 def test_a_file_holds_no_code_when_it_is_empty_comments_or_a_docstring():
     assert all(holds_no_code(s) for s in (None, "", "# marker\n", '"""The tests."""\n# more\n'))
     assert not any(holds_no_code(s) for s in ("import os\n", '"""doc"""\nX = 1\n', "def f(:\n", "'a'\n'b'\n"))

@@ -15,11 +15,14 @@ from typing import Dict, Iterable, List, Optional, Set
 
 
 def unowned_globs(tracked: Iterable[str], unowned: Iterable[str]) -> List[str]:
-    """Globs (fnmatch, `*` crossing directories) that match every path of `unowned` and no
-    tracked path outside it: the highest directory whose tracked files are all unowned, else the
-    path itself. Sorted."""
+    """Globs (fnmatch, `*` crossing directories; a glob without `/` also matches a base name) that
+    match every path of `unowned` and no tracked path outside it: the highest directory whose
+    tracked files are all unowned; else, for a file that is not Python, its base name when every
+    tracked file of that name is unowned (a `MANIFEST.in` per package: the next package's is the
+    same kind of file); else the path itself. Sorted."""
     tracked_set = set(tracked)
     unowned_set = set(unowned) & tracked_set
+    owned_names = {posixpath.basename(p) for p in tracked_set - unowned_set}
     mixed: Set[str] = set()  # directories holding at least one tracked path that is not unowned
     for path in tracked_set - unowned_set:
         d = posixpath.dirname(path)
@@ -38,6 +41,9 @@ def unowned_globs(tracked: Iterable[str], unowned: Iterable[str]) -> List[str]:
             if d not in mixed:
                 chosen = f"{d}/*"
                 break
+        name = posixpath.basename(path)
+        if chosen == path and not path.endswith((".py", ".pyi")) and name not in owned_names:
+            chosen = name
         out.add(chosen)
     return sorted(out)
 
@@ -47,7 +53,7 @@ def group_counts(globs: Iterable[str], unowned: Iterable[str]) -> Dict[str, int]
     counts = {g: 0 for g in globs}
     for path in unowned:
         for g in counts:
-            if path == g or (g.endswith("/*") and path.startswith(g[:-1])):
+            if path == g or posixpath.basename(path) == g or (g.endswith("/*") and path.startswith(g[:-1])):
                 counts[g] += 1
                 break
     return counts

@@ -259,12 +259,17 @@ _PYTEST_WORDS = ("pytest", "hypothesis", "addopts", "testpaths", "python_files",
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def _config_findings(changes: Sequence[C.Change], src: Sources, head: F.Facts) -> List[C.Finding]:
+def _config_findings(changes: Sequence[C.Change], src: Sources, base: F.Facts, head: F.Facts) -> List[C.Finding]:
     """Changes to files pytest reads as configuration, judged by the sections pytest reads; and,
-    failing closed, any change we cannot attribute for sure. A file above no test that remains at
-    head (a removed package's own pytest section) judges nothing."""
+    failing closed, any change we cannot attribute for sure. A file above no test that existed at
+    the base and remains at head (a removed package's own pytest section; a new package's, above
+    only the tests the diff adds, which are new oracles judged with the settings they arrive with)
+    judges nothing. A test the diff moved is the test it was."""
     out = []
-    remaining = [t.paths[0] for t in head.targets if t.is_test and t.paths]
+    existed = {t.paths[0] for t in base.targets if t.is_test and t.paths}
+    moved_from = {c.path: c.old_path for c in changes if c.old_path}
+    remaining = [t.paths[0] for t in head.targets if t.is_test and t.paths
+                 and (t.paths[0] in existed or moved_from.get(t.paths[0]) in existed)]
     for c in changes:
         name = os.path.basename(c.path)
         if name not in C.PYTEST_CONFIGS or not judges_a_test(c.path, remaining):
@@ -939,7 +944,7 @@ async def run_oracle_gate(
     comp = C.compare(base, head, diff.changes, policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
-                     config_findings=_config_findings(diff.changes, src, head) + (
+                     config_findings=_config_findings(diff.changes, src, base, head) + (
                          _judged_config_findings(diff, build_root.path) if judge_commit else []), audit=audit,
                      cosmetic=_cosmetic(diff.changes, src),
                      lock_changes=await _lock_changes(diff, base, head),
