@@ -390,3 +390,21 @@ def test_each_statement_packed_onto_a_changed_line_is_judged_on_its_own():
         "NUMB"]  # only a crash-like kill: the values of the branch are still not judged
     judged = (mutants[0], dataclasses.replace(mutants[1], status="killed"), mutants[2])
     assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=judged, mutation_ran=True)).exit_code == 0
+
+
+def test_an_empty_vote_over_regions_grandfathered_with_no_voter_is_reviewed_in_the_human_lane_only():
+    # a package with no tests at adoption, renamed: nothing could vote; a person reviewed it
+    region = RegionPlan(TAX, TAX, "changed", "pure", "pure", None, (), ())
+    comp = Comparison((), (region,), (), (), (), (), (), ())
+    human = evaluate(GateInput("diff", comp, (), today=TODAY, lane="human"))
+    assert (human.exit_code, lines(human)) == (0, [
+        "UNJUDGED src/billing/tax.py: its baseline had no voting oracle, so nothing judged this change (an oracle "
+        "for it ratchets it up)",
+        "EMPTY_VOTE 1 production target(s) changed and no oracle test executed; every one had no voter at its "
+        "baseline (UNJUDGED): reviewed in the human lane"])
+    agent = evaluate(GateInput("diff", comp, (), today=TODAY))
+    assert agent.exit_code == 3 and sorted(r.code for r in agent.reasons) == ["EMPTY_VOTE", "UNJUDGED"]
+    # one changed region with a floor: the empty vote blocks in both lanes
+    judged = RegionPlan("src/billing/money.py", "src/billing/money.py", "changed", "pure", "pure", "E", (EXAMPLES,), ())
+    comp = Comparison((), (region, judged), (), (), (), (), (), ((EXAMPLES, "E"),))
+    assert evaluate(GateInput("diff", comp, (), today=TODAY, lane="human")).exit_code == 3

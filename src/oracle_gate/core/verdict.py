@@ -333,9 +333,14 @@ def evaluate(gi: GateInput) -> Verdict:
                              *_freeze_rules(gi, votes.judged), *_cleanroom(gi)]
     production_changed = comp.production_changed
     if production_changed and gi.ran_oracles and not votes.voters and not any(r.cases for r in gi.runs):
-        reasons.append(Reason("EMPTY_VOTE", Severity.EMPTY_VOTE,
-                              f"EMPTY_VOTE {sum(1 for r in comp.regions if r.status != 'audited')} production "
-                              f"target(s) changed and no oracle test executed"))
+        changed = [r for r in comp.regions if r.status != "audited"]
+        # Every changed region was grandfathered with no voter (UNJUDGED): nothing could have voted,
+        # and the human lane is a person's review of exactly that; the agent lane still fails closed.
+        reviewed = gi.lane == "human" and bool(changed) and all(not r.required for r in changed)
+        reasons.append(Reason("EMPTY_VOTE", Severity.INFO if reviewed else Severity.EMPTY_VOTE,
+                              f"EMPTY_VOTE {len(changed)} production target(s) changed and no oracle test executed"
+                              + ("; every one had no voter at its baseline (UNJUDGED): reviewed in the human lane"
+                                 if reviewed else "")))
 
     reasons = list({r.line: r for r in reasons}.values())
     if any(r.severity is Severity.INFRA for r in reasons) or not gi.ran_oracles:
