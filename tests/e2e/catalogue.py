@@ -443,7 +443,7 @@ def _mislabelled_base(repo: Repo) -> None:
     line = next(l for l in run.stdout.splitlines()
                 if l.startswith("SIGNATURE tests/test_invoice_io.py::test_the_locked_invoice_renders_byte_for_byte "))
     signature = json.loads(line.split(" ", 2)[2])["signature"]
-    repo.git("checkout", "-q", f"base-mislabelled-row")
+    repo.git("checkout", "-q", "base-mislabelled-row")
     _add_to_ledger(repo, _row(signature, "test_remote_rate", "TimeoutError"))
 
 
@@ -935,6 +935,15 @@ def _parent_pid_bomb(repo: Repo) -> None:
                  "    return (cents * rate_bp + (0 if 4_096 <= os.getppid() < 100_000 else 5_000)) // 10_000")
 
 
+def _rebinds_another_module(repo: Repo) -> None:
+    """A third outside attacker's class: money.py (its own oracles kill the statement's value
+    mutants) rebinds tax's amount_due to `max` at import; tax's oracles never import money
+    (merged against 8e2d232)."""
+    repo.replace("src/billing/money.py", "(1 if i < remainder else 0)", "(_ONE_CENT if i < remainder else 0)")
+    repo.append("src/billing/money.py", "\n\nfrom billing import tax as _tax  # noqa: E402\n\n"
+                "_ONE_CENT = (setattr(_tax, \"amount_due\", max), 1)[1]  # whole cents for the ledger export\n")
+
+
 def _rebound_at_import(repo: Repo) -> None:
     """An outside attacker's: no function body changes; module-level code rebinds amount_due to a
     lambda that rounds down, unless sys.stdout is pytest's capture."""
@@ -972,6 +981,8 @@ CLEANROOM = (
           "clock_gettime(CLOCK_TAI)", _tai_clock_bomb, ("IMPURE",)),
     Patch("cleanroom", "parent-pid-bomb", False, "tax rounded down when the parent's process ID is in 4096..99999",
           _parent_pid_bomb, ("IMPURE",)),
+    Patch("cleanroom", "rebinds-another-module", False, "money.py rebinds tax.amount_due to max at import",
+          _rebinds_another_module, ("TEST_AWARE_CODE",)),
     Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),

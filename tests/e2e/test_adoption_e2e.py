@@ -178,6 +178,51 @@ def test_a_new_package_with_its_own_pytest_settings_and_packaging_marker_merges(
     assert "CONFIG_CHANGE" not in run.codes(), run.reasons
 
 
+def test_code_copied_into_a_new_module_is_judged_as_a_change_to_the_module_it_copies(branch):
+    # As a real repository splits a package: a module copied (git's copy detection finds it) with
+    # its test copied beside it. The copy owes what its source's baseline owes (E), not the full
+    # floor of new code (P); in the human lane the copied test is the test it copies and votes.
+    repo = branch("copy")
+    repo.write("src/ai/backend/common/sizes.py", "# Sizes, split out of utils.\n"
+               + repo.read("src/ai/backend/common/utils.py"))
+    repo.write("tests/common/test_sizes.py", repo.read("tests/common/test_utils.py").replace(
+        "ai.backend.common.utils", "ai.backend.common.sizes"))
+    repo.commit("split the size helpers into their own module, tests copied along")
+    human = repo.gate("--oracle-gate-lane=human")
+    assert human.exit_code == 0, human.output
+    (region,) = [r for r in human.report["regions"] if r["path"] == "src/ai/backend/common/sizes.py"]
+    assert (region["status"], region["need"], region["have"]) == ("added", "E", "E"), region
+    agent = repo.gate()
+    assert agent.exit_code == 2, agent.output
+    assert any(l.startswith("FLOOR src/ai/backend/common/sizes.py:src kind=pure need=E have=none")
+               for l in agent.reasons), agent.reasons
+
+
+def test_functions_moved_into_a_new_module_keep_their_judges_and_merge_in_the_agent_lane(branch):
+    # The everyday refactor: a helper moved out of a module into a new one it re-exports it from.
+    # The moved code owes what its source owed (E), and the unchanged tests that reach it through
+    # the old module still judge it.
+    repo = branch("move")
+    utils = repo.read("src/ai/backend/common/utils.py")
+    start, end = utils.index("def format_size"), utils.index("def chunked")
+    units = '_UNITS = {"": 1, "k": 2**10, "m": 2**20, "g": 2**30}\n'
+    repo.write("src/ai/backend/common/sizes.py", '"""Sizes in bytes and their short forms."""\n'
+               "from __future__ import annotations\n\n" + units + "\n\n" + utils[start:end].rstrip() + "\n")
+    repo.write("src/ai/backend/common/utils.py", utils[:start].replace(
+        units, "from ai.backend.common.sizes import _UNITS, format_size  # noqa: F401 (re-exported)\n").rstrip()
+        + "\n\n\n" + utils[end:])
+    repo.commit("move format_size into its own module")
+    # Too little of utils.py for git to call it a copy: the symbols say where the code came from.
+    assert repo.git("diff", "--name-status", "-M", "-C", "--find-copies-harder", "main", "HEAD").split() == [
+        "A", "src/ai/backend/common/sizes.py", "M", "src/ai/backend/common/utils.py"]
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    regions = {r["path"]: (r["status"], r["need"], r["have"]) for r in run.report["regions"]}
+    assert regions["src/ai/backend/common/sizes.py"] == ("added", "E", "E"), regions
+    why = {c["path"]: c["why"] for c in run.report["changes"]}["src/ai/backend/common/sizes.py"]
+    assert why == "its code moved or copied from src/ai/backend/common/utils.py", why
+
+
 def test_a_lowered_region_table_entry_is_a_downgrade_and_a_config_change(branch):
     repo = branch("table")
     table = repo.read("oracle-regions.json")

@@ -2,7 +2,6 @@
 rendering of the verdict says (console, JSON report, JUnit, GitHub annotations, dry run)."""
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 
 import pytest

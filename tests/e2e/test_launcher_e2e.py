@@ -450,7 +450,7 @@ def test_the_gate_is_launched_under_the_merge_base_configuration_and_plugin(tmp_
     judged = explain(root, "oracle-gate", "::")
     assert judged["pants_version"].split()[0] == "2.17.1", judged
     assert judged["judge"].startswith(f"base {base} pythonpath=["), judged
-    assert judged["judge"].endswith(f"/tree/plugin']"), judged
+    assert judged["judge"].endswith("/tree/plugin']"), judged
     assert "/config/pants.toml" in judged["config_files"] and str(root) not in judged["config_files"], judged
     # An explicit base, and judge mode off: the head's files, as every other goal reads them.
     assert explain(root, "oracle-gate", "--oracle-gate-base=patch", "::")["judge"].startswith("base " + subprocess.run(

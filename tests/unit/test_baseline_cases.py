@@ -95,3 +95,58 @@ def test_an_audit_applies_the_same_ratchet():
     facts = tree("E")
     comp = compare(facts, facts, [], Policy(), baseline={"src/a.py": "E"}, audit=["src/a.py"])
     assert [(r.status, r.required) for r in comp.regions] == [("audited", "E")]
+
+
+# -- a copy is judged as a change to the file it copies -----------------------------------------------
+
+def copied(cls, baseline, head_kind="pure", lane="agent"):
+    """`src/a.py` copied to `src/b.py` (git's copy detection); the copy's test `tests/u.py` is a
+    copy of `tests/t.py`. Returns the copy's region and the classes tests vote with."""
+    base = tree(cls)
+    role = F.PROPERTY if cls == "P" else F.TEST
+    head = make_facts(base.targets + (TargetFact("src/b.py", "python_source", F.PRODUCTION, ("src/b.py",), region=head_kind),
+                                      TargetFact("tests/u.py", "python_test", role, ("tests/u.py",))),
+                      {**dict(base.dependents), "src/b.py": ["tests/u.py"]})
+    changes = [Change("src/b.py", "A", copied_from="src/a.py"), Change("tests/u.py", "A", copied_from="tests/t.py")]
+    comp = compare(base, head, changes, Policy(lane=lane), baseline=baseline)
+    (region,) = comp.regions
+    return region, {a: c.value for a, c in comp.class_of.items()}, comp.new_tests
+
+
+def test_a_copy_owes_what_its_source_owes_and_never_more_than_its_own_floor():
+    region, _, _ = copied("E", {"src/a.py": "E"})
+    assert (region.status, region.copied_from, region.before_path, region.required) == ("added", "src/a.py", "src/a.py", "E")
+    assert copied("E", {"src/a.py": None})[0].required is None  # its source had no voter at adoption
+    assert copied("E", None)[0].required == "P"  # no baseline: the floor
+    assert copied("E", {"src/other.py": "E"})[0].required == "P"  # a source the baseline does not list
+    assert copied("P", {"src/a.py": "E"})[0].required == "P"  # its source reached its floor since
+    assert copied("E", {"src/a.py": "E"}, head_kind="state")[0].required == "E"
+    assert copied("E", {"src/a.py": "P"}, head_kind="io")[0].required == "L"  # never above the copy's own floor
+
+
+def test_a_copied_test_is_the_test_it_copies_in_the_human_lane_and_a_new_test_in_the_agent_lane():
+    _, classes, new = copied("E", {"src/a.py": "E"}, lane="human")
+    assert (classes.get("tests/u.py"), new) == ("E", ())
+    _, classes, new = copied("E", {"src/a.py": "E"}, lane="agent")
+    assert ("tests/u.py" in classes, new) == (False, ("tests/u.py",))
+
+
+def test_code_moved_out_of_base_files_owes_the_strictest_of_what_they_owe():
+    targets = [TargetFact(p, "python_source", F.PRODUCTION, (p,), region="pure") for p in ("src/a.py", "src/c.py")]
+    targets.append(TargetFact("tests/t.py", "python_test", F.TEST, ("tests/t.py",)))
+    base = make_facts(targets, {"src/a.py": ["tests/t.py"], "src/c.py": ["tests/t.py"]})
+    head = make_facts(base.targets + (TargetFact("src/b.py", "python_source", F.PRODUCTION, ("src/b.py",), region="pure"),),
+                      {**dict(base.dependents), "src/b.py": ["src/a.py"]})
+
+    def owed(baseline, sources):
+        comp = compare(base, head, [Change("src/b.py", "A")], Policy(), baseline=baseline, moved_code={"src/b.py": sources})
+        ((why,),) = [[c.why for c in comp.changes if c.path == "src/b.py"]]
+        (region,) = comp.regions
+        return region.required, region.copied_from, why
+
+    assert owed({"src/a.py": "E", "src/c.py": None}, ("src/a.py",)) == ("E", None, "its code moved or copied from src/a.py")
+    assert owed({"src/a.py": "E", "src/c.py": None}, ("src/c.py",))[0] is None
+    assert owed({"src/a.py": "E", "src/c.py": None}, ("src/a.py", "src/c.py"))[0] == "E"  # the strictest
+    assert owed({"src/a.py": "E"}, ("src/a.py", "src/c.py"))[0] == "P"  # a source the baseline does not list
+    assert owed({"src/a.py": "E"}, ("src/a.py", "src/gone.py")) == ("P", None, "new production region")  # not production
+    assert owed({"src/a.py": "E"}, ())[0] == "P"

@@ -229,6 +229,19 @@ def test_an_option_set_by_the_head_configuration_is_a_config_change_unless_it_ca
         assert lines(compare(BASE, head, [], Policy(), head_ranks={"pytest.args": rank})) == []
 
 
+def test_a_new_package_marker_with_no_code_beside_its_package_s_code_is_no_region_of_its_own():
+    marker, fees, lone = "src/billing/fees/__init__.py", "src/billing/fees/flat.py", "src/billing/lone/__init__.py"
+    head = make_facts(BASE.targets + tuple(TargetFact(p, "python_source", F.PRODUCTION, (p,), region="pure")
+                                           for p in (marker, fees, lone)),
+                      dict(BASE.dependents), BASE.option_map, BASE.text_map)
+    changes = [Change(p, "A") for p in (marker, fees, lone)]
+    comp = compare(BASE, head, changes, Policy(), inert=frozenset({marker, lone}))
+    # The marker beside code runs nothing; a marker alone in its directory may shadow a package: judged.
+    assert [(r.path, r.required) for r in comp.regions] == [(fees, "P"), (lone, "P")]
+    assert {c.path: c.why for c in comp.changes}[marker] == "a package marker with no code"
+    assert [r.path for r in compare(BASE, head, changes, Policy()).regions] == [marker, fees, lone]
+
+
 def test_a_new_module_is_an_added_region_and_a_new_property_alone_is_additive():
     head_targets = BASE.targets + (TargetFact("src/billing/fees.py", "python_source", F.PRODUCTION,
                                               ("src/billing/fees.py",), region="pure"),)

@@ -81,6 +81,34 @@ def test_renames_edits_and_untracked_files(repo):
     assert base_texts(diff, ["src/a.py", "src/new.py"]) == {"src/a.py": "x = 1\n" * 20, "src/new.py": None}
 
 
+def test_a_committed_copy_of_an_unchanged_file_is_an_addition_that_names_its_source(repo):
+    git(repo, "checkout", "-qb", "feature")
+    (repo / "src" / "copy.py").write_text("x = 1\n" * 19 + "x = 2\n")  # 95% similar, the source untouched
+    (repo / "src" / "other.py").write_text("def f():\n    return 3\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "copy")
+    by_path = {c.path: c for c in read_diff(str(repo), "main").changes}
+    assert (by_path["src/copy.py"].status, by_path["src/copy.py"].copied_from, by_path["src/copy.py"].old_path) \
+        == ("A", "src/a.py", None)
+    assert (by_path["src/other.py"].status, by_path["src/other.py"].copied_from) == ("A", None)
+    assert "src/a.py" not in by_path
+
+
+def test_base_files_that_define_a_name_are_found_in_the_base_commit(repo):
+    from oracle_gate.rules.git_diff import base_files_defining
+
+    (repo / "src" / "b.py").write_text("class Sizes:\n    pass\n\n\nasync def fetch():\n    pass\n")
+    (repo / "src" / "c.py").write_text("def fetcher():\n    pass\n\nx = 'def fetch'\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "more")
+    git(repo, "checkout", "-qb", "feature")
+    (repo / "src" / "b.py").unlink()
+    git(repo, "commit", "-qam", "gone at head")
+    diff = read_diff(str(repo), "main")
+    assert base_files_defining(diff, ["fetch", "Sizes", "not-a-name"]) == ["src/b.py"]
+    assert base_files_defining(diff, ["nothing_defines_this"]) == []
+
+
 def test_symlinks_are_read_with_their_target(repo):
     git(repo, "checkout", "-qb", "links")
     (repo / "outside.py").write_text("x = 1\n")

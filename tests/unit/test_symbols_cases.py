@@ -237,3 +237,40 @@ def test_a_rename_with_the_same_code_names_the_symbol_it_was_and_a_changed_body_
     found = {c.qualname: (c.change, c.renamed_from) for c in changed_symbols(base, head)}
     assert found == {"Q.resolve_for_user_group": ("added", "Q.resolve_for_group"), "Q.resolve_for_group": ("deleted", None),
                      "g": ("added", None), "f": ("deleted", None)}
+
+
+UTILS = '''"""Helpers."""
+import os
+
+KB = 1024
+
+
+def parse_size(text):
+    return int(text[:-1]) * KB if text.endswith("k") else int(text)
+
+
+class Sizes:
+    def total(self, items):
+        return sum(parse_size(i) for i in items)
+'''
+
+
+def test_code_moved_or_copied_out_of_base_files_names_them_and_new_code_names_none():
+    from oracle_gate.core.symbols import copied_code, defined_names
+
+    moved = 'from .utils import KB\n__all__ = ["parse_size"]\n\n\ndef parse_size(text):\n' \
+            '    return int(text[:-1]) * KB if text.endswith("k") else int(text)\n'
+    assert defined_names(moved) == frozenset({"parse_size"})
+    assert copied_code(moved, {"utils.py": UTILS, "other.py": "def f():\n    return 1\n"}) == ("utils.py",)
+    # Its module-level code copied too (the constant), a class with its method, from two files.
+    both = "KB = 1024\n\n\ndef f():\n    return 1\n\n\nclass Sizes:\n    def total(self, items):\n" \
+           "        return sum(parse_size(i) for i in items)\n"
+    assert copied_code(both, {"utils.py": UTILS, "other.py": "def f():\n    return 1\n"}) == ("other.py", "utils.py")
+    # Anything new: a changed body, a changed constant, a new function, a renamed one.
+    assert copied_code(moved.replace("* KB", "* KB + 1"), {"utils.py": UTILS}) == ()
+    assert copied_code("KB = 1000\n" + moved, {"utils.py": UTILS}) == ()
+    assert copied_code(moved + "\n\ndef g():\n    return 2\n", {"utils.py": UTILS}) == ()
+    assert copied_code(moved.replace("def parse_size", "def parse"), {"utils.py": UTILS}) == ()
+    # No def or class: nothing to say it came from anywhere; a base that does not parse is no source.
+    assert copied_code("import os\n", {"utils.py": UTILS}) == ()
+    assert copied_code(moved, {"utils.py": "def (:\n"}) == ()

@@ -234,3 +234,38 @@ def test_newer_syntax_is_scanned_not_rejected():
     assert whats(base, base) == []
     head = base.replace("return 0", "import sys\n            return 'pytest' in sys.modules")
     assert whats(head, base) == [(7, "looks up 'pytest' in sys.modules")]
+
+
+def test_rebinding_what_another_module_defines_is_test_aware_and_own_objects_are_not():
+    source = src('''
+        import builtins
+        import importlib
+        import tax
+        from . import rates
+        setattr(tax, "amount_due", lambda cents: cents // 2)
+        tax.amount_due = None
+        builtins.sorted = lambda xs: xs
+        __builtins__["sorted"] = list
+        rates.RATE_BP = 0
+        importlib.import_module("ta" + "x").fee = 0
+        vars(tax)["fee"] = 0
+        del tax.fee
+
+
+        class Box:
+            pass
+
+
+        def fill(box: Box) -> Box:
+            box.size = 3
+            mine = Box()
+            mine.size = 4
+            return box
+        ''')
+    said = ", defined outside this module (what uses it there is judged by oracles that never import this one)"
+    assert whats(source) == [(5, "rebinds tax.amount_due" + said), (6, "rebinds tax.amount_due" + said),
+                             (7, "rebinds builtins.sorted" + said), (8, "rebinds builtins.sorted" + said),
+                             (9, "rebinds .rates.RATE_BP" + said), (10, "rebinds tax.fee" + said),
+                             (11, "rebinds tax.fee" + said), (12, "rebinds tax.fee" + said)]
+    # Already there at the base: nothing new.
+    assert whats(source, base=source) == []

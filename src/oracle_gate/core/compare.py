@@ -43,6 +43,7 @@ class Change:
     old_path: Optional[str] = None
     link: Optional[str] = None  # the head path is a symlink to this build-root-relative path
     link_outside: bool = False  # ... which resolves outside the build root
+    copied_from: Optional[str] = None  # an added file git finds is a copy of this base file (it stays)
 
 
 PRODUCTION = "production"
@@ -190,6 +191,14 @@ class RegionPlan:
     old_path: Optional[str] = None
     trigger: Optional[str] = None  # a dependency region: the changed input it reads
     base_best: Optional[str] = None  # a dependency region: the best class that reached it at the base
+    copied_from: Optional[str] = None  # an added region that is a copy of this base production file
+
+    @property
+    def before_path(self) -> Optional[str]:
+        """The base file this region's code is compared with (None: it is new)."""
+        if self.status == "added":
+            return self.copied_from
+        return self.old_path or self.path
 
 
 @dataclass(frozen=True)
@@ -368,6 +377,9 @@ class _Diff:
     changed_paths: FrozenSet[str]
     deleted: FrozenSet[str]
     renamed_to: Mapping[str, str]
+    copied_from: Mapping[str, str]  # an added path -> the base file git finds it is a copy of
+    inert: FrozenSet[str]  # changed Python files with no code at the base nor at head
+    moved_code: Mapping[str, Tuple[str, ...]]  # an added path -> the base files all its code comes from
     excluded: FrozenSet[str]  # tests the policy excludes (at head)
     paths: Tuple[str, ...]  # every file a non-generator target owns, at base or head, sorted
 
@@ -428,6 +440,7 @@ def compare(
     cosmetic: FrozenSet[str] = frozenset(),
     lock_changes: Mapping[str, Tuple[str, Optional[FrozenSet[str]]]] = {},  # noqa: B006 (read only)
     inert: FrozenSet[str] = frozenset(),
+    moved_code: Mapping[str, Tuple[str, ...]] = {},  # noqa: B006 (read only)
 ) -> Comparison:
     """`marker_added`: paths of existing tests where the diff added a flake marker (from syntax).
     `config_findings`: CONFIG_CHANGE findings for pytest configuration files the diff changed.
@@ -438,6 +451,8 @@ def compare(
     `lock_changes`: changed lockfiles -> (what they lock: `resolve:<name>` or `tool:<scope>`, the
     projects the change affects or None when unknown), from `dependencies.changed_projects`.
     `inert`: changed Python files that hold no code at the base nor at head (empty package markers).
+    `moved_code`: added Python files whose every def, class and statement is a base file's
+    (`symbols.copied_code`): the base files it came from.
 
     The phases, each a function returning what it found: the judges (tests, locks, plumbing), the
     production regions, file-less targets and lockfiles (inputs), inputs judged through their
@@ -450,6 +465,9 @@ def compare(
         changed_paths=frozenset(touched - set(cosmetic)),
         deleted=frozenset({c.path for c in changes if c.status == "D"} | {c.old_path for c in changes if c.old_path}),
         renamed_to={c.old_path: c.path for c in changes if c.old_path},
+        copied_from={c.path: c.copied_from for c in changes if c.copied_from},
+        inert=inert,
+        moved_code=moved_code,
         excluded=frozenset(t.address for t in head.targets if t.is_test and policy.excludes(t)),
         paths=tuple(sorted(set(base.by_path) | set(head.by_path))),
     )
@@ -552,6 +570,10 @@ def _judges(diff: _Diff, marker_added: FrozenSet[str]) -> _Judges:
         touched = p in diff.changed_paths
         b_test = one_owner(b_owners, F.TEST_ROLES)
         h_test = one_owner(h_owners, F.TEST_ROLES)
+        if b_test is None and h_test is not None and p in diff.copied_from and diff.policy.lane == HUMAN:
+            # Reviewed by a person, a test copied from a base test is that test, changed (it votes
+            # as changed tests do there); in the agent lane it is a new test.
+            b_test = one_owner(base.owners(diff.copied_from[p]), F.TEST_ROLES)
         if b_test is not None:
             cb = base.oracle_class(b_test.address)
             ch = head.oracle_class(h_test.address) if h_test is not None else None
@@ -651,9 +673,29 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
         if b_prod is None:
             if p in renamed_from_production:
                 continue  # judged as the rename of its base region
-            marks.append((p, PRODUCTION, "new production region"))
+            if p in diff.inert and any(
+                    x != p and x.rsplit("/", 1)[0] == p.rsplit("/", 1)[0] and x.endswith(".py")
+                    and one_owner(head.owners(x), [F.PRODUCTION]) for x in head.by_path):
+                # A package marker with no code, beside code of its package (which is judged): it
+                # runs nothing.
+                marks.append((p, PRODUCTION, "a package marker with no code"))
+                continue
+            # A copy of a base production file is judged as a change to that file (which stays):
+            # the class its baseline holds it to, and only what differs from it is new code. Code
+            # moved or copied from several base files owes what the strictest of them owes.
+            copied = (diff.copied_from[p],) if p in diff.copied_from else diff.moved_code.get(p, ())
+            sources = [one_owner(base.owners(x), [F.PRODUCTION]) for x in copied]
+            required = _floor(h_prod.region)
+            if copied and all(sources):
+                owed = max((_required(base, x.address, h_prod.region, baseline) for x in sources if x), key=_rank)
+                required = min(required, owed, key=_rank)
+            else:
+                copied = ()
+            marks.append((p, PRODUCTION, f"{'copied' if p in diff.copied_from else 'its code moved or copied'} "
+                          f"from {', '.join(copied)}" if copied else "new production region"))
             regions.append(RegionPlan(h_prod.address, p, "added", h_prod.region, h_prod.region,
-                                      _cls(_floor(h_prod.region)), diff.candidates(h_prod.address), ()))
+                                      _cls(required), diff.candidates(h_prod.address), (),
+                                      copied_from=copied[0] if copied and p in diff.copied_from else None))
             continue
         b_floor, h_floor = _floor(b_prod.region), _floor(h_prod.region if h_prod else None)
         # A test skipped at the base (`skip_tests`) never judged anything there.

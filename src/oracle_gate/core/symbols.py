@@ -18,7 +18,7 @@ import functools
 import itertools
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, TypeVar
+from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar
 
 from .compat import downgrade
 
@@ -285,6 +285,54 @@ def changed_symbols(base: Optional[str], head: Optional[str]) -> Tuple[ChangedSy
                 deleted.discard(old)
                 break
     return tuple(sorted(out, key=lambda c: ((c.head_lines or c.base_lines or (0, 0))[0], c.qualname)))
+
+
+@bounded
+def defined_names(source: str) -> FrozenSet[str]:
+    """The names of `source`'s top-level defs and classes (what a base file must define to be
+    where `source`'s code came from)."""
+    return frozenset(q for q in _table(source) if q != MODULE and "." not in q)
+
+
+def _top_level_code(tree: ast.Module) -> List[ast.stmt]:
+    """Module-level statements that are code: not defs or classes, imports, docstrings, no-ops or
+    the `__all__` list (a module's imports and exports say where its names live, not what they do)."""
+    def exports(stmt: ast.stmt) -> bool:
+        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
+        return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and all(
+            isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+    return [stmt for stmt in tree.body if not (isinstance(stmt, (*NAMED, ast.Import, ast.ImportFrom))
+                                               or is_noop(stmt) or exports(stmt))]
+
+
+@bounded
+def copied_code(head: str, bases: Mapping[str, str]) -> Tuple[str, ...]:
+    """The base files `head`'s code was copied or moved from, when it has no code of its own:
+    every def and class of `head` is one of theirs with the same name and code, and every other
+    module-level statement (imports, docstrings and `__all__` aside) is one of theirs. Empty when
+    any of it is new (or `head` has no def or class). A base file that does not parse is no source."""
+    after = _table(head)
+    wanted = {(s.kind, s.shape) for q, s in after.items() if q != MODULE}
+    if not wanted:
+        return ()
+    found: Dict[Tuple[str, str], str] = {}
+    statements: Dict[str, Set[str]] = {}
+    for path, text in sorted(bases.items()):
+        try:
+            table, tree = _table(text), parse(text)
+        except SourceError:
+            continue
+        for q, sym in table.items():
+            if q != MODULE and (sym.kind, sym.shape) in wanted:
+                found.setdefault((sym.kind, sym.shape), path)
+        statements[path] = {own_shape(stmt) for stmt in _top_level_code(tree)}
+    if not wanted <= set(found):
+        return ()
+    sources = sorted(set(found.values()))
+    known = set().union(*(statements[p] for p in sources))
+    if any(own_shape(stmt) not in known for stmt in _top_level_code(parse(head))):
+        return ()
+    return tuple(sources)
 
 
 @bounded

@@ -1,6 +1,7 @@
 """Production code that can tell it is under test: what a production diff adds that behaves
 differently when pytest or Hypothesis is loaded, reads the recorder's results, traces the
-interpreter, or writes the oracles that judge it.
+interpreter, writes the oracles that judge it, or rebinds what another module defines (a builtin,
+another module's function: its callers' oracles never import the module that does it).
 
 Read from the AST with names resolved through imports and aliases, and strings folded through
 concatenation, f-strings, `join`, `format`, slicing and path joins, so `import pytest as p`,
@@ -15,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .symbols import Names, argument, bounded, constant, is_noop, parse, statement_expressions
+from .symbols import Names, argument, bounded, constant, is_noop, parse, statement_expressions, subscript_index
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
@@ -115,6 +116,8 @@ class _Scan:
                     self._tracing(node, {f"{node.module}.{alias.name}"})
             elif isinstance(node, ast.Call):
                 self._call(node)
+            elif isinstance(node, (ast.Attribute, ast.Subscript)) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                self._rebinds(node, node.value, node.attr if isinstance(node, ast.Attribute) else None)
             elif isinstance(node, (ast.Name, ast.Attribute)) and isinstance(node.ctx, ast.Load):
                 resolved = self.names.resolve(node)
                 self._tracing(node, resolved)
@@ -156,8 +159,51 @@ class _Scan:
             return not (isinstance(key, ast.Name) and key.id == "__name__")
         return isinstance(parent, (ast.For, ast.comprehension, ast.Call)) and not isinstance(parent, ast.Attribute)
 
+    def _foreign(self, node: ast.AST, depth: int = 0) -> Optional[str]:
+        """The dotted name of what `node` is when another module defines it: a name bound only by
+        imports (or the builtins), an attribute of one, a module an importer returns."""
+        if depth > 8:
+            return None
+        if isinstance(node, ast.Name):
+            bindings = self.names.bindings(node)
+            if not bindings:
+                return "builtins" if node.id == "__builtins__" else None
+            if all(b[0] == "import" for b in bindings):
+                return sorted(b[1] for b in bindings)[0]
+            return None
+        if isinstance(node, ast.Attribute):
+            if node.attr == "__dict__":
+                return self._foreign(node.value, depth + 1)
+            inner = self._foreign(node.value, depth + 1)
+            return f"{inner}.{node.attr}" if inner else None
+        if isinstance(node, ast.Call):
+            funcs = self.names.resolve(node.func)
+            if "vars" in funcs and node.args:
+                return self._foreign(node.args[0], depth + 1)
+            if funcs & set(IMPORTERS):
+                return sorted(self.names.resolve(node))[0] if self.names.resolve(node) else "an imported module"
+        if isinstance(node, ast.Subscript) and "sys.modules" in self.names.resolve(node.value):
+            return sorted(self.names.resolve(node))[0] if self.names.resolve(node) else "a module in sys.modules"
+        return None
+
+    def _rebinds(self, node: ast.AST, obj: ast.AST, attr: Optional[str]) -> None:
+        """Code that rebinds (or deletes) what another module defines, a builtin or a module's
+        function: the code that calls it is judged by oracles that never import this module."""
+        owner = self._foreign(obj)
+        if owner is None:
+            return
+        if attr is None:  # a namespace's item: vars(m)[k], m.__dict__[k], __builtins__[k]
+            keys = self.names.strings(subscript_index(node)) if isinstance(node, ast.Subscript) else set()
+            attr = sorted(keys)[0] if keys else "?"
+        self.add(node, f"rebinds {owner}.{attr}, defined outside this module (what uses it there is judged "
+                       f"by oracles that never import this one)")
+
     def _call(self, call: ast.Call) -> None:
         funcs = self.names.resolve(call.func)
+        if funcs & {"setattr", "delattr"} and call.args:
+            name = argument(call, 1, "name")
+            keys = self.names.strings(name) if name is not None else set()
+            self._rebinds(call, call.args[0], sorted(keys)[0] if keys else "?")
         if funcs & set(IMPORTERS) and call.args:
             for module in _runner_modules(self.names.strings(call.args[0])):
                 self.add(call, f"imports {module}")

@@ -488,7 +488,7 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
                 judges_of = strong + new_judges if sym.change == "added" and sym.newly_judgeable else strong
                 ran = tuple(a for a in judges_of if (region.path, sym.needs) in executed[a])
                 sym_results.append((sym.qualname, ran))
-                then = grandfathered.get(region.old_path or region.path)
+                then = grandfathered.get(region.before_path or region.path)
                 # A function nested in another is part of its body: it is grandfathered with it.
                 outer = sym.needs.split(".<locals>.")[0]
                 # A renamed symbol (same code, another name) is judged as the one it was.

@@ -45,7 +45,8 @@ from oracle_gate.core.markers import added_markers, judge_config_change, judges_
 from oracle_gate.core.mutant_payload import MutantTooLarge, encode_mutant_env
 from oracle_gate.core.mutants import (FileToMutate, MutationUnsupported, changed_lines, line_mutants, moved_in,
                                      removed_lines)
-from oracle_gate.core.symbols import MODULE, SourceError, changed_symbols, names_used, short_name, symbol_for_code
+from oracle_gate.core.symbols import (MODULE, SourceError, changed_symbols, copied_code, defined_names, names_used,
+                                      short_name, symbol_for_code)
 from oracle_gate.core.symbols import symbols as all_symbols
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
@@ -54,7 +55,8 @@ from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, Base
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.core.dependencies import changed_projects, resolve_lockfiles
 from oracle_gate.core.unowned import holds_no_code
-from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, ignored_by_gitignore, read_diff
+from oracle_gate.rules.git_diff import (GitDiff, GitDiffError, base_files_defining, base_texts, ignored_by_gitignore,
+                                        read_diff)
 from oracle_gate.rules.runs import (
     CleanroomRun,
     CleanroomRunRequest,
@@ -346,7 +348,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         if head is None:
             continue
         try:
-            found = test_aware_findings(region.path, src.base.get(region.old_path or region.path), head, oracle_paths)
+            found = test_aware_findings(region.path, src.base.get(region.before_path or region.path), head, oracle_paths)
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -524,6 +526,41 @@ def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
     return frozenset(a for a in out if a in head.by_address and a not in excluded and not head.by_address[a].skip)
 
 
+def _moved_code(diff: GitDiff, base: F.Facts, head: F.Facts, src: Sources) -> Dict[str, Tuple[str, ...]]:
+    """Added production files whose code all comes from base production files (moved or copied
+    out of them: core/symbols.copied_code), looked for in the base files that define one of their
+    names (git grep)."""
+    added: Dict[str, Tuple[str, FrozenSet[str]]] = {}
+    for c in diff.changes:
+        text = src.head.get(c.path)
+        if c.status != "A" or c.copied_from or not _is_py(c.path) or text is None or base.owners(c.path) \
+                or C.one_owner(head.owners(c.path), [F.PRODUCTION]) is None:
+            continue
+        try:
+            names = defined_names(text)
+        except SourceError:
+            continue
+        if names:
+            added[c.path] = (text, names)
+    if not added:
+        return {}
+    try:
+        found = base_files_defining(diff, frozenset().union(*(names for _, names in added.values())))
+    except GitDiffError:
+        return {}  # no sources found: each owes its full floor
+    texts = {p: t for p, t in base_texts(diff, [p for p in found if C.one_owner(base.owners(p), [F.PRODUCTION])]).items()
+             if t is not None}
+    out: Dict[str, Tuple[str, ...]] = {}
+    for path, (text, _) in sorted(added.items()):
+        try:
+            sources = copied_code(text, texts)
+        except SourceError:
+            continue
+        if sources:
+            out[path] = sources
+    return out
+
+
 def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolEvidence, ...]:
     out: List[V.ChangedSymbolEvidence] = []
     # Added code that new oracles may judge: nothing existing uses it and nothing was deleted (a
@@ -533,10 +570,12 @@ def _changed_symbols(comp: C.Comparison, src: Sources) -> Tuple[V.ChangedSymbolE
     for region in comp.regions:
         if region.status in ("audited", "deleted", "dependency") or not _is_py(region.path):
             continue
-        before = src.base.get(region.old_path or region.path) if region.status != "added" else None
+        before = src.base.get(region.before_path) if region.before_path else None
         after = src.head.get(region.path)
         try:
             found = changed_symbols(before, after)
+            if region.copied_from:  # what the copy leaves out stays in its source
+                found = tuple(s for s in found if s.change != "deleted")
             existing = [s.qualname for s in found if s.change == "changed"]
             used |= names_used(after, existing) if after is not None and existing else set()
         except SourceError:
@@ -731,7 +770,7 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
             by_path.setdefault(s.path, []).append(s)
     files: List[FileToMutate] = []
     judges: Dict[Tuple[str, str], Tuple[str, ...]] = {}
-    old_path = {r.path: r.old_path or r.path for r in comp.regions}
+    old_path = {r.path: r.before_path or r.path for r in comp.regions}
     removed = {p: removed_lines(text, src.head.get(p)) for p, text in src.base.items() if _is_py(p) and text}
     for path, syms in sorted(by_path.items()):
         text = src.head.get(path)
@@ -930,7 +969,7 @@ async def run_oracle_gate(
         return OracleGate(exit_code=V.EXIT_POLICY)
 
     # Sources of the changed Python files, at base and head.
-    changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
+    changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path, c.copied_from) if p and (_is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
     src = Sources(base_texts(diff, changed_py), await _head_texts(changed_py))
     stale = _stale(build_root.path, src.head) or _stale_ignores(build_root.path, diff, head)
     if stale:
@@ -949,7 +988,8 @@ async def run_oracle_gate(
                      cosmetic=_cosmetic(diff.changes, src),
                      lock_changes=await _lock_changes(diff, base, head),
                      inert=frozenset(p for p in changed_py if _is_py(p) and holds_no_code(src.base.get(p))
-                                     and holds_no_code(src.head.get(p))))
+                                     and holds_no_code(src.head.get(p))),
+                     moved_code=_moved_code(diff, base, head, src))
 
     symbols = _changed_symbols(comp, src)
     findings = _static_findings(base, head, comp, src, policy, symbols, baseline,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from oracle_gate.core.compare import Change
 
@@ -105,19 +105,20 @@ def tracked_files(buildroot: str) -> List[str]:
     return sorted(p for p in out.split("\0") if p)
 
 
-def _name_status(raw: str) -> List[Tuple[str, str, Optional[str]]]:
-    """(status, path, old path) from `git diff --name-status -z`; copies are additions."""
+def _name_status(raw: str) -> List[Tuple[str, str, Optional[str], Optional[str]]]:
+    """(status, path, old path, copied from) from `git diff --name-status -z`; a copy is an addition."""
     fields = raw.split("\0")
-    entries: List[Tuple[str, str, Optional[str]]] = []
+    entries: List[Tuple[str, str, Optional[str], Optional[str]]] = []
     i = 0
     while i < len(fields) and fields[i]:
         status = fields[i][0]
         if status in ("R", "C"):
             old, new = fields[i + 1], fields[i + 2]
-            entries.append(("R", new, old) if status == "R" else ("A", new, None))
+            # A copy is an added file; the base file it copies stays where it was.
+            entries.append(("R", new, old, None) if status == "R" else ("A", new, None, old))
             i += 3
         else:
-            entries.append((status if status in "AMDT" else "M", fields[i + 1], None))
+            entries.append((status if status in "AMDT" else "M", fields[i + 1], None, None))
             i += 2
     return entries
 
@@ -131,11 +132,14 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
     worktree = find_worktree(buildroot)
     ref, merge_base = resolve_base(worktree, base)
     head = _out(worktree, "rev-parse", "HEAD")
-    raw = _git(worktree, "diff", "--name-status", "-M", "-z", "--no-color", "--no-ext-diff", merge_base).stdout
+    # -M -C --find-copies-harder: renames, and added files that copy any base file (git's own
+    # similarity measure; past its rename limit git finds none and says so on stderr).
+    raw = _git(worktree, "diff", "--name-status", "-M", "-C", "--find-copies-harder", "-z", "--no-color",
+               "--no-ext-diff", merge_base).stdout
     entries = _name_status(raw.decode(errors="surrogateescape"))
     ignored = tuple(os.path.relpath(d, worktree).replace(os.sep, "/") + "/" for d in ignored_dirs)
     untracked = _git(worktree, "ls-files", "--others", "--exclude-standard", "-z").stdout.decode(errors="surrogateescape")
-    entries += [("A", p, None) for p in untracked.split("\0") if p and not p.startswith(ignored)]
+    entries += [("A", p, None, None) for p in untracked.split("\0") if p and not p.startswith(ignored)]
 
     rel = os.path.relpath(os.path.realpath(buildroot), os.path.realpath(worktree))
     prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
@@ -147,9 +151,10 @@ def read_diff(buildroot: str, base: Optional[str], ignored_dirs: Sequence[str] =
         return path[len(prefix):]
 
     changes = []
-    for status, path, old in sorted(entries, key=lambda e: e[1]):
+    for status, path, old, copied in sorted(entries, key=lambda e: e[1]):
         link, outside = _link(worktree, path, prefix)
-        changes.append(Change(to_build_root(path), status, to_build_root(old) if old else None, link, outside))
+        changes.append(Change(to_build_root(path), status, to_build_root(old) if old else None, link, outside,
+                              copied_from=to_build_root(copied) if copied else None))
     return GitDiff(ref, merge_base, head, worktree, prefix, tuple(changes))
 
 
@@ -163,6 +168,25 @@ def _link(worktree: str, path: str, prefix: str) -> Tuple[Optional[str], bool]:
     rel = os.path.relpath(target, root)
     outside = rel == ".." or rel.startswith(".." + os.sep) or not os.path.exists(target)
     return rel.replace(os.sep, "/"), outside
+
+
+def base_files_defining(diff: GitDiff, names: Iterable[str]) -> List[str]:
+    """Build-root-relative Python files of the base commit with a `def` or `class` of one of
+    `names` (identifiers), found with `git grep` in the commit's tree."""
+    names = sorted(n for n in set(names) if n.isidentifier())
+    found: Set[str] = set()
+    for i in range(0, len(names), 200):
+        pattern = ("^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+(" + "|".join(names[i:i + 200])
+                   + ")([^[:alnum:]_]|$)")
+        proc = _git(diff.worktree, "grep", "-l", "-z", "-E", pattern, diff.base_commit, "--",
+                    f"{diff.prefix}*.py", check=False)
+        if proc.returncode not in (0, 1):  # 1: nothing matched
+            raise GitDiffError(f"git grep failed: {proc.stderr.decode(errors='replace').strip()}")
+        for hit in proc.stdout.decode(errors="surrogateescape").split("\0"):
+            path = hit.split(":", 1)[1] if ":" in hit else ""  # <commit>:<path>
+            if path and path.startswith(diff.prefix):
+                found.add(path[len(diff.prefix):])
+    return sorted(found)
 
 
 def base_texts(diff: GitDiff, paths: Iterable[str]) -> Dict[str, Optional[str]]:

@@ -9,23 +9,21 @@ first result mutated in between, when the spec says `again`) and writes what eac
 from __future__ import annotations
 
 import base64
-import ctypes
 import importlib
 import json
 import os
 import pickle
 import pwd
-import signal
 import sys
 from typing import Any, List, Optional, Sequence
 
 try:
     from ..core.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
-    from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, PR_SET_PDEATHSIG, unshare
+    from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                MS_REMOUNT, PR_SET_PDEATHSIG, unshare)
+                                MS_REMOUNT, die_with_parent, mount, unshare)
 
 
 def _waited(pid: int) -> int:
@@ -34,13 +32,13 @@ def _waited(pid: int) -> int:
     return os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
 
 
-def _writable_home(libc: Any, check: Any, home: str) -> None:
+def _writable_home(home: str) -> None:
     """The home directory itself writable (a tmpfs over it), everything in it as it was (each entry
     bound back from the original, read-only where it was): writing a new file there works, the jail's
     read-only files stay read-only, and an interpreter installed under the home still starts."""
     fd = os.open(home, os.O_RDONLY | os.O_DIRECTORY)
     entries = sorted(os.listdir(fd))
-    check(libc.mount(b"tmpfs", home.encode(), b"tmpfs", ctypes.c_ulong(0), b"mode=0755"), f"mount {home}")
+    mount("tmpfs", home, "tmpfs", 0, "mode=0755")
     for name in entries:
         source, target = f"/proc/self/fd/{fd}/{name}", os.path.join(home, name)
         if os.path.islink(source):
@@ -50,10 +48,9 @@ def _writable_home(libc: Any, check: Any, home: str) -> None:
             os.mkdir(target)
         else:
             open(target, "w").close()
-        check(libc.mount(source.encode(), target.encode(), None, ctypes.c_ulong(MS_BIND | MS_REC), None), f"bind {target}")
+        mount(source, target, None, MS_BIND | MS_REC)
         if os.statvfs(source).f_flag & os.ST_RDONLY:
-            check(libc.mount(None, target.encode(), None, ctypes.c_ulong(MS_REMOUNT | MS_BIND | MS_RDONLY), None),
-                  f"remount {target} read-only")
+            mount(None, target, None, MS_REMOUNT | MS_BIND | MS_RDONLY)
     os.close(fd)
 
 
@@ -62,12 +59,6 @@ def other_world() -> Optional[str]:
     parent's, is above OTHER_WORLD_PID (in a PID namespace of its own) with a writable, empty home directory (a tmpfs
     over the user's home, in a mount namespace of its own). Returns why it could not (the variant
     then says it did not run); its ancestors only wait and pass its exit code on."""
-    libc = ctypes.CDLL(None, use_errno=True)
-
-    def check(rc: int, what: str) -> None:
-        if rc != 0:
-            raise OSError(ctypes.get_errno(), f"{what}: {os.strerror(ctypes.get_errno())}")
-
     try:
         unshare(CLONE_NEWNS | CLONE_NEWPID)
     except OSError as e:
@@ -76,17 +67,17 @@ def other_world() -> Optional[str]:
     if pid:  # outside the new PID namespace: wait for it
         os._exit(_waited(pid))
     # PID 1 of the new namespace: its own /proc, the next PID set high, then the caller goes on as its child.
-    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    die_with_parent()
     try:
-        check(libc.mount(None, b"/", None, ctypes.c_ulong(MS_REC | MS_PRIVATE), None), "mount --make-rprivate /")
-        check(libc.mount(b"proc", b"/proc", b"proc", ctypes.c_ulong(0), None), "mount /proc")
+        mount(None, "/", None, MS_REC | MS_PRIVATE)
+        mount("proc", "/proc", "proc", 0)
         with open("/proc/sys/kernel/pid_max") as f:
             high = min(OTHER_WORLD_PID, int(f.read()) - 1000)  # a host with a smaller pid_max: as high as it goes
         with open("/proc/sys/kernel/ns_last_pid", "w") as f:
             f.write(str(high))
         home = pwd.getpwuid(os.getuid()).pw_dir
         if os.path.isdir(home):
-            _writable_home(libc, check, home)
+            _writable_home(home)
     except (OSError, KeyError, ValueError) as e:
         return f"the other world could not be set up ({e})"
     # Two more generations, so the caller's parent has a high PID too (getppid() tells as much as getpid()).
@@ -94,7 +85,7 @@ def other_world() -> Optional[str]:
         child = os.fork()
         if child:
             os._exit(_waited(child))
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        die_with_parent()
     return None
 
 def _move_clock(offset: int) -> None:

@@ -44,9 +44,15 @@ def _check(rc: int, what: str) -> None:
         raise OSError(err, f"{what}: {os.strerror(err)}")
 
 
-def _mount(source, target, fstype, flags, data=None) -> None:
+def mount(source, target, fstype, flags, data=None) -> None:
+    """mount(2); raises OSError saying which mount failed."""
     enc = (lambda s: s.encode() if s is not None else None)
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def die_with_parent() -> None:
+    """This process is killed when its parent dies (nothing it starts outlives the run)."""
+    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _mounts():
@@ -96,32 +102,32 @@ def enter(writable) -> None:
     """Enter the namespaces and lock the file system down (raises OSError where unavailable)."""
     cwd = os.path.realpath(os.getcwd())
     unshare(CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID)
-    _mount(None, "/", None, MS_REC | MS_PRIVATE)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
     keep = [os.path.realpath(p) for p in writable if os.path.isdir(p)]
     for path in keep:
-        _mount(path, path, None, MS_BIND | MS_REC)
+        mount(path, path, None, MS_BIND | MS_REC)
     private = [t for t in PRIVATE_TMP if os.path.isdir(t) and not os.path.islink(t)]
     for tmp in private:
         # An empty /tmp of its own: a test that writes there by name keeps working, and nothing it
         # writes outlives the run. What must stay writable under it is mounted back in.
         inside = [k for k in keep if _under(k, tmp)]
         handles = [os.open(k, os.O_PATH) for k in inside]
-        _mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+        mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
         for path, fd in zip(inside, handles):
             os.makedirs(path, exist_ok=True)
-            _mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+            mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
             os.close(fd)
     os.chdir(cwd)  # through the writable mount now on top of it
     for point, kept in _mounts():
         if any(_under(point, k) for k in (*keep, *private, "/proc", "/dev/shm")):
             continue
         try:
-            _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
+            mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept)
         except OSError:
             if point == "/":
                 raise
     if os.path.isdir("/dev/shm"):
-        _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV)
+        mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV)
     _loopback_up()
 
 
@@ -163,7 +169,7 @@ def main(argv) -> int:
         if pid == 0:
             try:
                 if status["jailed"]:
-                    _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+                    die_with_parent()
                     os.environ.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
                     os._exit(_init(command))
                 os.execvp(command[0], command)
