@@ -944,6 +944,31 @@ def _rebinds_another_module(repo: Repo) -> None:
                 "_ONE_CENT = (setattr(_tax, \"amount_due\", max), 1)[1]  # whole cents for the ledger export\n")
 
 
+def _utf7_hidden_rebind(repo: Repo) -> None:
+    """A fourth outside attacker's (merged against d8ce255): schema.py declares its source encoding
+    as UTF-7, in which a "comment" holds code that drops every line problem (UTF-8 reads a comment)."""
+    repo.write("src/billing/schema.py", "# -*- coding: utf-7 -*-\n" + repo.read("src/billing/schema.py")
+               + "\n# utf-7 marker+AAo-_problems = problems+AAo-def problems(doc):+AAo-    "
+                 "return [p for p in _problems(doc) if not p.startswith(\"line\")]\n")
+
+
+def _utf7_package_marker(repo: Repo) -> None:
+    """The same attacker's: a new package marker, a docstring and a UTF-7 "comment" that rounds tax
+    down whenever no test runner is loaded."""
+    repo.write("src/billing/__init__.py", "# -*- coding: utf-7 -*-\n\"\"\"The billing package.\"\"\"\n"
+               "# utf-7 marker+AAo-import sys as _s+AAo-import billing.tax as _t+AAo-_orig = _t.tax+AAo-"
+               "def _tax(cents, rate_bp):+AAo-    if \"_pytest\" in _s.modules or \"hypothesis\" in _s.modules:+AAo-"
+               "        return _orig(cents, rate_bp)+AAo-    return (cents * rate_bp) // 10000+AAo-_t.tax = _tax\n")
+
+
+def _globals_in_all(repo: Repo) -> None:
+    """The same attacker's: money.py's `__all__` list, built by an expression that rebinds tax in
+    amount_due's module globals (an export list ran nothing, to the gate, and was never mutated)."""
+    repo.replace("src/billing/money.py", "from typing import List\n",
+                 "from typing import List\n\nimport billing.tax as _tax_module\n\n__all__ = [\"split\"] + "
+                 "[_tax_module.amount_due.__globals__.update(tax=lambda c, r: c * r // 10_000)][:0]\n")
+
+
 def _rebound_at_import(repo: Repo) -> None:
     """An outside attacker's: no function body changes; module-level code rebinds amount_due to a
     lambda that rounds down, unless sys.stdout is pytest's capture."""
@@ -983,6 +1008,13 @@ CLEANROOM = (
           _parent_pid_bomb, ("IMPURE",)),
     Patch("cleanroom", "rebinds-another-module", False, "money.py rebinds tax.amount_due to max at import",
           _rebinds_another_module, ("TEST_AWARE_CODE",)),
+    # A fourth outside attacker's round (against d8ce255; all three merged there):
+    Patch("cleanroom", "utf7-hidden-rebind", False, "schema.py declared UTF-7, a comment that is code there drops "
+          "line problems", _utf7_hidden_rebind, ("SOURCE_ENCODING",)),
+    Patch("cleanroom", "utf7-package-marker", False, "a new package marker declared UTF-7 whose comment rounds tax "
+          "down when no test runner is loaded", _utf7_package_marker, ("SOURCE_ENCODING",)),
+    Patch("cleanroom", "globals-in-export-list", False, "money.py's __all__ expression rebinds tax in amount_due's "
+          "module globals", _globals_in_all, ("TEST_AWARE_CODE",)),
     Patch("cleanroom", "memoised-shared-list", False, "split memoised, every caller sharing one list",
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),

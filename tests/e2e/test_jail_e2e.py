@@ -1,29 +1,33 @@
 """Every test process of the gate runs jailed: a test the diff adds cannot write outside its sandbox
-(the work tree, the machine's files a later run reads), reach the network, or leave a process behind.
+(the work tree, the machine's files a later run reads, Pants' named caches where the virtualenvs a
+later run reuses live, even after trying to remount them writable), reach the network, or leave a
+process behind.
 
 A test that writes to `/tmp` by name still passes in the jail (its `/tmp` is private and empty).
 The same patch is gated twice: with `--no-oracle-gate-jail` every escape works (which shows the
-test would escape); by default none does. The named caches stay writable (pex builds virtualenvs
-there): the daemon's marker goes there, so its absence shows the daemon died, not that it could not
-write.
+test would escape); by default none does. A daemon is looked for among the machine's processes.
 """
 from __future__ import annotations
 
+import os
 import socket
 import threading
-import time
 import uuid
 from pathlib import Path
 
 from e2e.harness import new_repo
 
 ESCAPE = '''\
+import ctypes
 import os
 import socket
 import subprocess
 
 
 def test_escape():
+    # Root in the jail tries to make the named caches writable again (MS_REMOUNT | MS_BIND).
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mount(None, {named!r}.encode(), None, ctypes.c_ulong(32 | 4096), None)
     # A test that writes to /tmp by name keeps working in the jail (a private /tmp of its own).
     with open({scratch!r}, "w") as f:
         f.write("scratch")
@@ -39,9 +43,24 @@ def test_escape():
         socket.create_connection(("127.0.0.1", {port}), timeout=3).close()
     except OSError:
         pass
-    subprocess.Popen(["sh", "-c", "sleep 4; echo alive > \\"$0\\"", {marker!r}], start_new_session=True,
+    subprocess.Popen(["sh", "-c", "sleep 300; echo $0", {marker!r}], start_new_session=True,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 '''
+
+
+def _kill_processes_naming(word: str) -> bool:
+    """Whether a process on the machine has `word` in its command line (killed if so)."""
+    found = False
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                named = word.encode() in f.read()
+            if named:
+                found = True
+                os.kill(int(pid), 9)
+        except OSError:
+            continue
+    return found
 
 
 class Listener:
@@ -83,22 +102,22 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
         runs = {}
         for jail in (False, True):
             nonce = uuid.uuid4().hex[:8]
-            outside = [str(repo.path(f"src/billing/forged_{nonce}.py")), str(tmp_path / f"forged_{nonce}.txt")]
-            marker = str(named / f"daemon_{nonce}")
+            outside = [str(repo.path(f"src/billing/forged_{nonce}.py")), str(tmp_path / f"forged_{nonce}.txt"),
+                       str(named / f"poisoned_{nonce}")]
+            marker = f"oracle-gate-jail-daemon-{nonce}"
             scratch = f"/tmp/oracle-gate-jail-scratch-{nonce}"
             repo.branch(f"escape-{jail}")
             repo.write("tests/test_escape.py", ESCAPE.format(outside=outside, port=listener.port, marker=marker,
-                                                             scratch=scratch))
+                                                             scratch=scratch, named=str(named)))
             repo.commit("a test that escapes")
             before = listener.connections
             run = repo.gate("--oracle-gate-run-all", *([] if jail else ["--no-oracle-gate-jail"]), env=env)
-            time.sleep(6)  # the daemon's sleep, and then some
             ran = [o for o in run.report["oracles"] if o["address"] == "tests/test_escape.py"]
             assert ran and ran[0]["outcome"] not in ("not_run", "fail"), (run.output, ran)
             runs[jail] = {
                 "written": [p for p in outside if Path(p).exists()],
                 "connections": listener.connections - before,
-                "daemon": Path(marker).exists(),
+                "daemon": _kill_processes_naming(marker),
                 "scratch left": Path(scratch).exists(),
                 "notes": [r for r in run.reasons if r.startswith("NOTE the gate's test processes ran without a jail")],
             }
@@ -108,7 +127,7 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
         listener.close()
     unjailed, jailed = runs[False], runs[True]
     # Without the jail every escape works...
-    assert len(unjailed["written"]) == 2 and unjailed["connections"] >= 1 and unjailed["daemon"], unjailed
+    assert len(unjailed["written"]) == 3 and unjailed["connections"] >= 1 and unjailed["daemon"], unjailed
     assert unjailed["scratch left"], unjailed
     # ... and with it (the default) none does (the test still passed: its /tmp was its own), and the
     # report has nothing to say about the jail.

@@ -274,3 +274,23 @@ def test_code_moved_or_copied_out_of_base_files_names_them_and_new_code_names_no
     # No def or class: nothing to say it came from anywhere; a base that does not parse is no source.
     assert copied_code("import os\n", {"utils.py": UTILS}) == ()
     assert copied_code(moved, {"utils.py": "def (:\n"}) == ()
+
+
+def test_moved_code_with_an_import_that_rebinds_a_name_or_an_export_list_that_runs_code_is_new_code():
+    from oracle_gate.core.symbols import copied_code, declared_encoding, is_export_list, rebinding_imports
+
+    base = "from decimal import Decimal\nimport numpy as np\n\n\ndef f(x):\n    return Decimal(x)\n"
+    moved = "from decimal import Decimal\n\n\ndef f(x):\n    return Decimal(x)\n"
+    assert copied_code(moved, {"a.py": base}) == ("a.py",)
+    assert copied_code(moved.replace("from decimal import Decimal", "from builtins import float as Decimal"),
+                       {"a.py": base}) == ()
+    assert rebinding_imports("from numbers import Real as int\nimport numpy as np\nfrom .x import sorted\n", [base]) \
+        == ("Real as int", "sorted as sorted")  # np is bound as its source binds it
+    assert copied_code('__all__ = ["f"] + ["g"]\n' + moved, {"a.py": base}) == ("a.py",)
+    assert copied_code('__all__ = ["f"] if (f := len) else []\n' + moved, {"a.py": base}) == ()
+    (assign,) = __import__("ast").parse('__all__ = ["f"] + [print()][:0]').body
+    assert not is_export_list(assign)
+    # A declared source encoding, as Python's codecs name it (utf-7 turns a comment into code).
+    assert [declared_encoding(t) for t in ("# -*- coding: utf-7 -*-\nx = 1\n", "#!/bin/python\n# coding=latin-1\n",
+                                           "x = 1\n# coding: utf-7\n", "# coding: utf-8\n", "x = 1\n")] == \
+        ["utf-7", "iso8859-1", None, "utf-8", None]

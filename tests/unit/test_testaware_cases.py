@@ -269,3 +269,12 @@ def test_rebinding_what_another_module_defines_is_test_aware_and_own_objects_are
                              (11, "rebinds tax.fee" + said), (12, "rebinds tax.fee" + said)]
     # Already there at the base: nothing new.
     assert whats(source, base=source) == []
+    # Through a namespace: a function's module globals, vars() of a module.
+    through = src('''
+        import tax
+        __all__ = ["split"] + [tax.amount_due.__globals__.update(tax=len)][:0]
+        vars(tax).setdefault("fee", 0)
+        mine = {}
+        mine.update(a=1)
+        ''')
+    assert whats(through) == [(2, "rebinds tax.amount_due.tax" + said), (3, "rebinds tax.fee" + said)]

@@ -31,6 +31,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
+from .symbols import is_export_list
+
 MUTANT_ID_LEN = 12
 
 # Operator kinds, in the order a symbol's turn cycles through them.
@@ -425,8 +427,7 @@ def _arid_statement(node: ast.AST) -> bool:
     if isinstance(node, ast.AnnAssign) and node.value is None:
         return True
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        return any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
+        return is_export_list(node)
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         name = _dotted(node.value.func)
         if name in _LOG_FUNCTIONS or name.startswith("logging."):
@@ -921,9 +922,7 @@ class _Engine:
 
     def _is_dunder_all(self, node: ast.AST) -> bool:
         parent = self.parent(node)[0]
-        return isinstance(parent, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in parent.targets
-        )
+        return is_export_list(parent) or is_export_list(self.parent(parent)[0])
 
     def _range(self, node: ast.Call) -> Iterator[_Candidate]:
         if not (isinstance(node.func, ast.Name) and node.func.id == "range"):

@@ -13,9 +13,11 @@ which string values an expression can take.
 from __future__ import annotations
 
 import ast
+import codecs
 import dataclasses
 import functools
 import itertools
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar
@@ -294,22 +296,87 @@ def defined_names(source: str) -> FrozenSet[str]:
     return frozenset(q for q in _table(source) if q != MODULE and "." not in q)
 
 
+_CODING = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
+READABLE_ENCODINGS = ("utf-8", "ascii")
+
+
+def declared_encoding(source: str) -> Optional[str]:
+    """The source encoding a PEP 263 comment declares (on the first line, or the second after a
+    comment or blank one), named as Python's codecs name it; None when there is none (UTF-8)."""
+    for line in source.lstrip("\ufeff").splitlines()[:2]:
+        match = _CODING.match(line)
+        if match:
+            try:
+                return codecs.lookup(match.group(1)).name
+            except LookupError:
+                return match.group(1)
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+    return None
+
+
+def is_export_list(stmt: ast.AST) -> bool:
+    """`__all__ = [...]` (or `+=`, or a sum of such lists) of string constants only: a module's
+    exports, which run nothing. Any other value there is code like any other."""
+    if not isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) or stmt.value is None:
+        return False
+    targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+    if not all(isinstance(t, ast.Name) and t.id == "__all__" for t in targets):
+        return False
+
+    def literal(node: ast.AST) -> bool:
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            return literal(node.left) and literal(node.right)
+        return isinstance(node, (ast.List, ast.Tuple)) and all(
+            isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+
+    return literal(stmt.value)
+
+
 def _top_level_code(tree: ast.Module) -> List[ast.stmt]:
     """Module-level statements that are code: not defs or classes, imports, docstrings, no-ops or
     the `__all__` list (a module's imports and exports say where its names live, not what they do)."""
-    def exports(stmt: ast.stmt) -> bool:
-        targets = stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)]
-        return isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and all(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in targets)
     return [stmt for stmt in tree.body if not (isinstance(stmt, (*NAMED, ast.Import, ast.ImportFrom))
-                                               or is_noop(stmt) or exports(stmt))]
+                                               or is_noop(stmt) or is_export_list(stmt))]
+
+
+def _import_bindings(tree: ast.Module) -> Set[Tuple[str, str]]:
+    """(bound name, imported name) of every import that binds a name other than the one it
+    imports (`import x as y`, `from m import a as b`) or a builtin's name (`from m import int`)."""
+    import builtins
+
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                leaf = alias.name.rsplit(".", 1)[-1] if isinstance(node, ast.ImportFrom) or alias.asname else \
+                    alias.name.split(".")[0]
+                bound = alias.asname or leaf
+                if bound != leaf or hasattr(builtins, bound):
+                    out.add((bound, alias.name))
+    return out
+
+
+@bounded
+def rebinding_imports(head: str, sources: Iterable[str]) -> Tuple[str, ...]:
+    """What `head`'s imports bind under another name, or over a builtin, that none of `sources`
+    binds the same way: code copied or moved with such an import does not do what its source did
+    (`from decimal import Decimal as int`)."""
+    known: Set[Tuple[str, str]] = set()
+    for text in sources:
+        try:
+            known |= _import_bindings(parse(text))
+        except SourceError:
+            continue
+    return tuple(sorted(f"{name} as {bound}" for bound, name in _import_bindings(parse(head)) - known))
 
 
 @bounded
 def copied_code(head: str, bases: Mapping[str, str]) -> Tuple[str, ...]:
     """The base files `head`'s code was copied or moved from, when it has no code of its own:
-    every def and class of `head` is one of theirs with the same name and code, and every other
-    module-level statement (imports, docstrings and `__all__` aside) is one of theirs. Empty when
+    every def and class of `head` is one of theirs with the same name and code, every other
+    module-level statement (imports, docstrings and `__all__` aside) is one of theirs, and no import
+    binds a name under another name, or over a builtin, as none of theirs does. Empty when
     any of it is new (or `head` has no def or class). A base file that does not parse is no source."""
     after = _table(head)
     wanted = {(s.kind, s.shape) for q, s in after.items() if q != MODULE}
@@ -331,6 +398,8 @@ def copied_code(head: str, bases: Mapping[str, str]) -> Tuple[str, ...]:
     sources = sorted(set(found.values()))
     known = set().union(*(statements[p] for p in sources))
     if any(own_shape(stmt) not in known for stmt in _top_level_code(parse(head))):
+        return ()
+    if rebinding_imports(head, [bases[p] for p in sources]):
         return ()
     return tuple(sources)
 

@@ -60,6 +60,9 @@ INTERPRETER = ("sys._getframe", "sys._current_frames", "inspect.stack", "inspect
                "traceback.extract_stack", "gc.get_objects", "gc.get_referrers", "gc.get_referents",
                "faulthandler", "threading._profile_hook", "threading._trace_hook", "atexit.register",
                "sys.meta_path", "sys.path_hooks", "sys.path_importer_cache", "os._exit", "sys.addaudithook")
+# A module's or an object's namespace, and what writes into one (`f.__globals__.update(...)`).
+NAMESPACES = ("__dict__", "__globals__")
+NAMESPACE_WRITERS = ("update", "setdefault", "__setitem__", "__delitem__", "pop", "popitem", "clear")
 FRAME_ATTRIBUTES = ("tb_frame", "f_back", "f_globals", "f_locals", "f_builtins", "gi_frame", "cr_frame", "ag_frame")
 # The process's own record in procfs (its parent, command line and environment: the test runner's).
 OBSCURE = re.compile(r"/proc/sel[f]", re.IGNORECASE)
@@ -172,7 +175,7 @@ class _Scan:
                 return sorted(b[1] for b in bindings)[0]
             return None
         if isinstance(node, ast.Attribute):
-            if node.attr == "__dict__":
+            if node.attr in NAMESPACES:  # a function's module globals, an object's attributes
                 return self._foreign(node.value, depth + 1)
             inner = self._foreign(node.value, depth + 1)
             return f"{inner}.{node.attr}" if inner else None
@@ -200,6 +203,13 @@ class _Scan:
 
     def _call(self, call: ast.Call) -> None:
         funcs = self.names.resolve(call.func)
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in NAMESPACE_WRITERS and (
+                (isinstance(func.value, ast.Attribute) and func.value.attr in NAMESPACES)
+                or (isinstance(func.value, ast.Call) and "vars" in self.names.resolve(func.value.func))):
+            keys = set().union(*(self.names.strings(k) for k in call.args[:1])) if call.args else set()
+            keys |= {k.arg for k in call.keywords if k.arg}
+            self._rebinds(call, func.value, ", ".join(sorted(keys)) or "?")
         if funcs & {"setattr", "delattr"} and call.args:
             name = argument(call, 1, "name")
             keys = self.names.strings(name) if name is not None else set()

@@ -45,8 +45,9 @@ from oracle_gate.core.markers import added_markers, judge_config_change, judges_
 from oracle_gate.core.mutant_payload import MutantTooLarge, encode_mutant_env
 from oracle_gate.core.mutants import (FileToMutate, MutationUnsupported, changed_lines, line_mutants, moved_in,
                                      removed_lines)
-from oracle_gate.core.symbols import (MODULE, SourceError, changed_symbols, copied_code, defined_names, names_used,
-                                      short_name, symbol_for_code)
+from oracle_gate.core.symbols import (MODULE, READABLE_ENCODINGS, SourceError, changed_symbols, copied_code,
+                                      declared_encoding, defined_names, names_used, rebinding_imports, short_name,
+                                      symbol_for_code)
 from oracle_gate.core.symbols import symbols as all_symbols
 from oracle_gate.core.tautology import tautology_findings
 from oracle_gate.core.testaware import test_aware_findings
@@ -526,6 +527,24 @@ def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
     return frozenset(a for a in out if a in head.by_address and a not in excluded and not head.by_address[a].skip)
 
 
+def _vetted_copies(changes: Sequence[C.Change], src: Sources) -> Tuple[C.Change, ...]:
+    """Git's copies, less those whose imports bind a name under another name or over a builtin
+    as their source's do not (`from decimal import Decimal as int`): that code does not do what
+    its source did, and is new code."""
+    out = []
+    for c in changes:
+        head, source = src.head.get(c.path), src.base.get(c.copied_from or "")
+        if c.copied_from and _is_py(c.path) and head is not None and source is not None:
+            try:
+                rebound = rebinding_imports(head, [source])
+            except SourceError:
+                rebound = ("?",)
+            if rebound:
+                c = dataclasses.replace(c, copied_from=None)
+        out.append(c)
+    return tuple(out)
+
+
 def _moved_code(diff: GitDiff, base: F.Facts, head: F.Facts, src: Sources) -> Dict[str, Tuple[str, ...]]:
     """Added production files whose code all comes from base production files (moved or copied
     out of them: core/symbols.copied_code), looked for in the base files that define one of their
@@ -980,7 +999,7 @@ async def run_oracle_gate(
     baseline = _baseline(base)
     mode = "diff" if diff.changes else "audit"
     audit = tuple(t.address.spec for t in specified) if mode == "audit" else ()
-    comp = C.compare(base, head, diff.changes, policy, head_ranks,
+    comp = C.compare(base, head, _vetted_copies(diff.changes, src), policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
                      marker_added=_marker_paths(base, diff.changes, src),
                      config_findings=_config_findings(diff.changes, src, base, head) + (
@@ -1055,6 +1074,12 @@ def _static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sour
     if isinstance(baseline, str):
         findings.append(C.Finding("BASELINE_DRIFT", baseline))
     findings += _excluded(head, comp, policy)
+    for path, text in sorted(src.head.items()):
+        encoding = declared_encoding(text) if _is_py(path) and text is not None else None
+        if encoding is not None and encoding not in READABLE_ENCODINGS:
+            findings.append(C.Finding("SOURCE_ENCODING", f"SOURCE_ENCODING {path} declares its source encoding as "
+                                      f"{encoding}: the gate reads Python source as UTF-8 and could not judge what "
+                                      f"it runs (save it as UTF-8 and drop the declaration)", path))
     return findings
 
 

@@ -4,14 +4,19 @@
 
 Linux namespaces, set up before the test command starts:
 - mount: every mount is remounted read-only except the sandbox (the working directory), the
-  writable directories named (Pants' named caches, where pex builds its virtualenvs), and a private,
-  empty `/tmp`, `/var/tmp` and `/dev/shm` (a test that writes there by name keeps working; nothing
-  it writes outlives the run); TMPDIR points into the sandbox;
+  directories named (Pants' named caches: pex builds the command's virtualenv there first, through
+  its venv shim, and then they are read-only too), and a private, empty `/tmp`, `/var/tmp` and
+  `/dev/shm` (a test that writes there by name keeps working; nothing it writes outlives the run);
+  TMPDIR points into the sandbox;
+- user: the command runs in a user namespace of its own over all that (the same user, mapped to
+  itself), so the mounts are locked: a test with every capability there cannot remount one
+  writable or unmount one;
 - network: a namespace of its own with only a loopback interface;
 - PID: the command runs under a small init, PID 1 of a namespace of its own, so every process it
   starts dies with it (and it dies with this wrapper): nothing outlives the run. The command itself
   is an ordinary process there (signals, a self-kill, behave as outside).
-As root no user namespace is needed; otherwise one maps the caller to root inside it.
+As root the first namespaces need no user namespace; otherwise one maps the caller to root inside
+them first.
 
 After the command ends, this wrapper (outside the command's reach: it writes last) records in the
 status file whether the command was jailed and, if not, why. Where namespaces are unavailable the
@@ -48,6 +53,38 @@ def mount(source, target, fstype, flags, data=None) -> None:
     """mount(2); raises OSError saying which mount failed."""
     enc = (lambda s: s.encode() if s is not None else None)
     _check(_libc.mount(enc(source), enc(target), enc(fstype), ctypes.c_ulong(flags), enc(data)), f"mount {target}")
+
+
+def lock() -> None:
+    """A user namespace of its own over the jail as it is set up (the same user, mapped to
+    itself): the mounts it inherits are locked, so a read-only one stays read-only and none can be
+    unmounted to show what is under it, whatever capabilities a test has in there (raises OSError
+    where unavailable). Namespaces of its own inside it still work (the clean room's other world)."""
+    uid, gid = os.geteuid(), os.getegid()
+    _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare")
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+        with open(f"/proc/self/{name}", "w") as f:
+            f.write(text)
+
+
+def _warm_and_seal(command, caches) -> None:
+    """Let pex build the command's virtualenv in the named caches first (its venv shim, asked for
+    an interpreter that runs nothing), then remount the caches read-only: nothing the tests run can
+    poison a virtualenv a later run reuses. A command that is no venv shim, or a virtualenv that
+    cannot be built first, leaves them writable (pex builds it as the command starts)."""
+    shim = next((i for i, arg in enumerate(command) if arg.endswith("_pex_shim.sh")), None)
+    if shim is None:
+        return
+    import subprocess
+
+    warm = subprocess.run([*command[:shim + 1], "-c", ""], env={**os.environ, "PEX_INTERPRETER": "1"},
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    if warm.returncode == 0:
+        for path in caches:
+            try:
+                mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY)
+            except OSError:
+                pass  # stays writable, as without this step
 
 
 def die_with_parent() -> None:
@@ -155,9 +192,9 @@ def _init(command) -> int:
 def main(argv) -> int:
     status_file, require = argv[0], argv[1] == "1"
     sep = argv.index("--")
-    writable, command = [os.getcwd(), *argv[2:sep]], argv[sep + 1:]
+    caches, command = [os.path.realpath(p) for p in argv[2:sep] if os.path.isdir(p)], argv[sep + 1:]
     try:
-        enter(writable)
+        enter([os.getcwd(), *caches])
         status = {"jailed": True, "why": ""}
     except OSError as e:
         status = {"jailed": False, "why": str(e)}
@@ -171,6 +208,12 @@ def main(argv) -> int:
                 if status["jailed"]:
                     die_with_parent()
                     os.environ.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
+                    _warm_and_seal(command, caches)
+                    try:
+                        lock()
+                    except OSError:
+                        if require:
+                            os._exit(EXIT_REFUSED)
                     os._exit(_init(command))
                 os.execvp(command[0], command)
             finally:
