@@ -146,6 +146,7 @@ def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_reader
     repo.write("requirements.txt", "# runtime and test requirements\nhypothesis==6.141.1\npytest==7.0.1\nattrs==23.1.0\n")
     repo.git("mv", "codegen/src/main/java/Gen.java", "codegen/src/main/java/Generator.java")
     repo.append("MANIFEST.in", "include LICENSE\n")
+    repo.write("requirements-dev.txt", "")  # an empty file no target owns (a stale merge re-adds one)
     # A data file production reads: judged through the code that reads it, at its baseline class.
     repo.replace("src/ai/backend/common/sample-config.json", "8081", "8082")
     repo.commit("an ordinary commit of a real repository")
@@ -154,6 +155,7 @@ def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_reader
     lanes = {c["path"]: c["lanes"] for c in run.report["changes"]}
     assert lanes["requirements.txt"] == ["other"] and lanes["//:reqs#attrs"] == ["other"], lanes
     assert lanes["codegen/src/main/java/Generator.java"] == ["other"] and lanes["MANIFEST.in"] == ["other"], lanes
+    assert lanes["requirements-dev.txt"] == ["other"], lanes
     assert lanes["src/ai/backend/common/sample-config.json"] == ["production"], lanes
     regions = {r["path"]: (r["status"], r["need"]) for r in run.report["regions"]}
     assert regions["src/ai/backend/common/utils.py"] == ("dependency", "E"), regions

@@ -2,8 +2,8 @@
 
 Two clones of the billing example hold the same fresh bytes (a nonce in every test file, so
 nothing is in any cache yet: Pants' cache is content-addressed across repositories; each test file
-also appends a line to a log outside the sandbox whenever it executes: in Pants' named caches, the
-one place outside its sandbox the jail lets a test process write). Clone 1
+also appends a line to a log outside the sandbox whenever it executes, so both gates here run
+unjailed: the jail would keep that line from being written; test_jail_e2e.py tests the jail). Clone 1
 gates with remote cache reads and writes against a real BuildGrid server on 127.0.0.1; clone 2
 gates with an empty local store and the local cache off, reading the remote cache only. Every
 oracle of clone 2 is a remote hit, none ran, and the verdict is the same.
@@ -54,7 +54,8 @@ def gate(repo: Repo, named: Path, *global_flags: str) -> GateRun:
     report = repo.path("dist/oracle-gate.json")
     if report.exists():
         report.unlink()
-    run = repo.pants(*global_flags, "oracle-gate", "--oracle-gate-base=main", f"--oracle-gate-report={report}", "::",
+    run = repo.pants(*global_flags, "oracle-gate", "--oracle-gate-base=main", "--no-oracle-gate-jail",
+                     f"--oracle-gate-report={report}", "::",
                      env={"PANTS_NAMED_CACHES_DIR": str(named)})
     data = json.loads(report.read_text()) if report.exists() else None
     if data is not None:

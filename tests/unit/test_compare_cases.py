@@ -240,6 +240,12 @@ def test_a_new_package_marker_with_no_code_beside_its_package_s_code_is_no_regio
     assert [(r.path, r.required) for r in comp.regions] == [(fees, "P"), (lone, "P")]
     assert {c.path: c.why for c in comp.changes}[marker] == "a package marker with no code"
     assert [r.path for r in compare(BASE, head, changes, Policy()).regions] == [marker, fees, lone]
+    # ... nor is it judged through what it depends on (a data file beside it changed): it reads nothing.
+    data = "src/billing/fees/rates.json"
+    targets = head.targets + (TargetFact(data, "resource", F.OTHER, (data,)),)
+    with_data = make_facts(targets, {**dict(head.dependents), data: (marker, fees)}, BASE.option_map, BASE.text_map)
+    comp = compare(BASE, with_data, changes + [Change(data, "A")], Policy(), inert=frozenset({marker, lone}))
+    assert [(r.path, r.status) for r in comp.regions] == [(fees, "added"), (lone, "added")]
 
 
 def test_a_new_module_is_an_added_region_and_a_new_property_alone_is_additive():

@@ -378,7 +378,7 @@ class _Diff:
     deleted: FrozenSet[str]
     renamed_to: Mapping[str, str]
     copied_from: Mapping[str, str]  # an added path -> the base file git finds it is a copy of
-    inert: FrozenSet[str]  # changed Python files with no code at the base nor at head
+    inert: FrozenSet[str]  # changed files with nothing to run at the base nor at head
     moved_code: Mapping[str, Tuple[str, ...]]  # an added path -> the base files all its code comes from
     excluded: FrozenSet[str]  # tests the policy excludes (at head)
     paths: Tuple[str, ...]  # every file a non-generator target owns, at base or head, sorted
@@ -450,7 +450,8 @@ def compare(
     change no judge and no region.
     `lock_changes`: changed lockfiles -> (what they lock: `resolve:<name>` or `tool:<scope>`, the
     projects the change affects or None when unknown), from `dependencies.changed_projects`.
-    `inert`: changed Python files that hold no code at the base nor at head (empty package markers).
+    `inert`: changed files that hold nothing to run at the base nor at head: Python files with no
+    code (empty package markers), other files that are empty.
     `moved_code`: added Python files whose every def, class and statement is a base file's
     (`symbols.copied_code`): the base files it came from.
 
@@ -804,10 +805,10 @@ def _inputs_through_readers(diff: _Diff, inputs: Sequence[Input], judged: Set[st
         marks.append((subject, PRODUCTION, f"{what}: judged through the production code that depends on it, "
                                            f"{readers[0]}{more}"))
         for a in readers:
-            if a in judged_now:
-                continue
-            judged_now.add(a)
             h = head.by_address[a]
+            if a in judged_now or (h.paths and h.paths[0] in diff.inert):
+                continue  # judged already, or a changed file that holds no code: it reads nothing
+            judged_now.add(a)
             b = base.by_address.get(a)
             kind = b.region if b is not None and b.role == F.PRODUCTION else h.region
             covering = [t for t in base.covering_tests(a) if not t.skip]  # one walk for both
@@ -878,7 +879,7 @@ def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], ine
                 # of a listed tree could be production a BUILD glob missed: it stays unmapped.
                 mark(p, OTHER, f"renamed from {c.old_path}, which the policy lists as unowned")
             elif p in inert:
-                mark(p, OTHER, "owned by no target and holds no code (an empty package marker)")
+                mark(p, OTHER, "owned by no target and holds nothing to run (an empty file or package marker)")
             elif p not in marked and p not in here:
                 mark(p, UNMAPPED, "owned by no target")
     return _Part(marks=tuple(marks), findings=tuple(findings))

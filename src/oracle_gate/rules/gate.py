@@ -527,6 +527,23 @@ def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
     return frozenset(a for a in out if a in head.by_address and a not in excluded and not head.by_address[a].skip)
 
 
+def _empty_files(diff: GitDiff, build_root: str) -> FrozenSet[str]:
+    """Changed files other than Python that are empty (or absent) at the base and at head: there
+    is nothing in them to run or to read."""
+    paths = [c.path for c in diff.changes if not _is_py(c.path) and not c.old_path and c.link is None
+             and not c.path.startswith("../")]
+    if not paths:
+        return frozenset()
+
+    def empty_at_head(path: str) -> bool:
+        full = os.path.join(build_root, path)
+        return not os.path.lexists(full) or (os.path.isfile(full) and not os.path.islink(full)
+                                             and os.path.getsize(full) == 0)
+
+    at_head = [p for p in paths if empty_at_head(p)]
+    return frozenset(p for p, text in base_texts(diff, at_head).items() if not text)
+
+
 def _vetted_copies(changes: Sequence[C.Change], src: Sources) -> Tuple[C.Change, ...]:
     """Git's copies, less those whose imports bind a name under another name or over a builtin
     as their source's do not (`from decimal import Decimal as int`): that code does not do what
@@ -1007,7 +1024,7 @@ async def run_oracle_gate(
                      cosmetic=_cosmetic(diff.changes, src),
                      lock_changes=await _lock_changes(diff, base, head),
                      inert=frozenset(p for p in changed_py if _is_py(p) and holds_no_code(src.base.get(p))
-                                     and holds_no_code(src.head.get(p))),
+                                     and holds_no_code(src.head.get(p))) | _empty_files(diff, build_root.path),
                      moved_code=_moved_code(diff, base, head, src))
 
     symbols = _changed_symbols(comp, src)
