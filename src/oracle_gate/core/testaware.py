@@ -184,9 +184,9 @@ class _Scan:
             if "vars" in funcs and node.args:
                 return self._foreign(node.args[0], depth + 1)
             if funcs & set(IMPORTERS):
-                return sorted(self.names.resolve(node))[0] if self.names.resolve(node) else "an imported module"
+                return min(self.names.resolve(node), default="an imported module")
         if isinstance(node, ast.Subscript) and "sys.modules" in self.names.resolve(node.value):
-            return sorted(self.names.resolve(node))[0] if self.names.resolve(node) else "a module in sys.modules"
+            return min(self.names.resolve(node), default="a module in sys.modules")
         return None
 
     def _rebinds(self, node: ast.AST, obj: ast.AST, attr: Optional[str]) -> None:

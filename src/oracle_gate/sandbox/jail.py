@@ -62,7 +62,14 @@ def lock() -> None:
     where unavailable). Namespaces of its own inside it still work (the clean room's other world)."""
     uid, gid = os.geteuid(), os.getegid()
     _check(_libc.unshare(CLONE_NEWUSER | CLONE_NEWNS), "unshare")
-    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+    _map_user(uid, uid, gid, gid)
+
+
+def _map_user(uid_inside: int, uid: int, gid_inside: int, gid: int) -> None:
+    """Map this process's user and group in the user namespace it just made (one ID each; no
+    setgroups there)."""
+    for name, text in (("setgroups", "deny"), ("uid_map", f"{uid_inside} {uid} 1"),
+                       ("gid_map", f"{gid_inside} {gid} 1")):
         with open(f"/proc/self/{name}", "w") as f:
             f.write(text)
 
@@ -127,12 +134,7 @@ def unshare(flags: int) -> None:
         flags |= CLONE_NEWUSER
     _check(_libc.unshare(flags), "unshare")
     if uid != 0:
-        with open("/proc/self/setgroups", "w") as f:
-            f.write("deny")
-        with open("/proc/self/uid_map", "w") as f:
-            f.write(f"0 {uid} 1")
-        with open("/proc/self/gid_map", "w") as f:
-            f.write(f"0 {gid} 1")
+        _map_user(0, uid, 0, gid)
 
 
 def enter(writable) -> None:
