@@ -278,3 +278,15 @@ def test_rebinding_what_another_module_defines_is_test_aware_and_own_objects_are
         mine.update(a=1)
         ''')
     assert whats(through) == [(2, "rebinds tax.amount_due.tax" + said), (3, "rebinds tax.fee" + said)]
+    # Through the attribute protocol itself, on the module or through its type; a frozen
+    # dataclass setting its own field is its own object.
+    dunder = src('''
+        import tax
+        object.__setattr__(tax, "amount_due", max)
+        tax.__delattr__("fee")
+
+
+        def __post_init__(self):
+            object.__setattr__(self, "total", 0)
+        ''')
+    assert whats(dunder) == [(2, "rebinds tax.amount_due" + said), (3, "rebinds tax.fee" + said)]

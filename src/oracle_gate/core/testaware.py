@@ -214,6 +214,12 @@ class _Scan:
             name = argument(call, 1, "name")
             keys = self.names.strings(name) if name is not None else set()
             self._rebinds(call, call.args[0], sorted(keys)[0] if keys else "?")
+        elif isinstance(func, ast.Attribute) and func.attr in ("__setattr__", "__delattr__"):
+            # `m.__setattr__(name, v)`, or through the type: `object.__setattr__(m, name, v)`.
+            target, rest = (func.value, call.args) if self._foreign(func.value) not in (None, "builtins.object") \
+                else (call.args[0] if call.args else func.value, call.args[1:])
+            keys = self.names.strings(rest[0]) if rest else set()
+            self._rebinds(call, target, sorted(keys)[0] if keys else "?")
         if funcs & set(IMPORTERS) and call.args:
             for module in _runner_modules(self.names.strings(call.args[0])):
                 self.add(call, f"imports {module}")
