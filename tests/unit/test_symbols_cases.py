@@ -286,6 +286,7 @@ def test_moved_code_with_an_import_that_rebinds_a_name_or_an_export_list_that_ru
                        {"a.py": base}) == ()
     assert rebinding_imports("from numbers import Real as int\nimport numpy as np\nfrom .x import sorted\n", [base]) \
         == ("Real as int", "sorted as sorted")  # np is bound as its source binds it
+    assert rebinding_imports("from .evil import *\nfrom decimal import *\n", ["from decimal import *\n"]) == (".evil as *",)
     assert copied_code('__all__ = ["f"] + ["g"]\n' + moved, {"a.py": base}) == ("a.py",)
     assert copied_code('__all__ = ["f"] if (f := len) else []\n' + moved, {"a.py": base}) == ()
     (assign,) = __import__("ast").parse('__all__ = ["f"] + [print()][:0]').body

@@ -342,13 +342,17 @@ def _top_level_code(tree: ast.Module) -> List[ast.stmt]:
 
 def _import_bindings(tree: ast.Module) -> Set[Tuple[str, str]]:
     """(bound name, imported name) of every import that binds a name other than the one it
-    imports (`import x as y`, `from m import a as b`) or a builtin's name (`from m import int`)."""
+    imports (`import x as y`, `from m import a as b`), a builtin's name (`from m import int`) or
+    whatever a module exports (`from m import *`)."""
     import builtins
 
     out = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             for alias in node.names:
+                if alias.name == "*":  # binds whatever the module exports, builtins' names too
+                    out.add(("*", "." * (getattr(node, "level", 0) or 0) + (getattr(node, "module", "") or "")))
+                    continue
                 leaf = alias.name.rsplit(".", 1)[-1] if isinstance(node, ast.ImportFrom) or alias.asname else \
                     alias.name.split(".")[0]
                 bound = alias.asname or leaf
