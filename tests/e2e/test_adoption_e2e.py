@@ -129,7 +129,7 @@ def test_an_added_skip_is_rejected(branch):
     assert "ORACLE_CHANGE" in run.codes() and any("flake_control tests/common/test_types.py" in l for l in run.reasons), run.reasons
 
 
-def test_a_new_region_needs_its_full_floor(branch):
+def test_a_new_region_needs_its_full_floor_from_an_agent_and_its_neighbours_standard_from_a_person(branch):
     repo = branch("new-region")
     repo.write("src/ai/backend/common/rates.py", "def rate(cents: int) -> int:\n    return cents // 100\n")
     repo.write("tests/common/test_rates.py", "from ai.backend.common.rates import rate\n\n\ndef test_rate():\n    assert rate(250) == 2\n")
@@ -137,6 +137,15 @@ def test_a_new_region_needs_its_full_floor(branch):
     run = repo.gate()
     assert run.exit_code == 2, run.output
     assert any(l.startswith("FLOOR src/ai/backend/common/rates.py:src kind=pure need=P have=none") for l in run.reasons), run.reasons
+    # A person adding the module owes what adoption found for the pure code beside it (E), as a
+    # person adding the function to an existing module of that package does.
+    human = repo.gate("--oracle-gate-lane=human")
+    assert human.exit_code == 0, human.output
+    (region,) = [r for r in human.report["regions"] if r["path"] == "src/ai/backend/common/rates.py"]
+    assert (region["status"], region["need"], region["have"]) == ("added", "E", "E"), region
+    why = {c["path"]: c["why"] for c in human.report["changes"]}["src/ai/backend/common/rates.py"]
+    assert why == ("new production region (human lane: it owes E, the standard adoption found for the pure "
+                   "code in src/ai/backend/common/)"), why
 
 
 def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_readers_tests(branch):

@@ -150,3 +150,55 @@ def test_code_moved_out_of_base_files_owes_the_strictest_of_what_they_owe():
     assert owed({"src/a.py": "E"}, ("src/a.py", "src/c.py"))[0] == "P"  # a source the baseline does not list
     assert owed({"src/a.py": "E"}, ("src/a.py", "src/gone.py")) == ("P", None, "new production region")  # not production
     assert owed({"src/a.py": "E"}, ())[0] == "P"
+
+
+# -- the human lane holds a new module to the standard adoption found beside it ------------------------
+
+def new_module(path, baseline, lane="human", cls="E", kind="pure", more=()):
+    """A new production file `path` (of `kind`) in a tree whose `src/a.py` is judged by a class-`cls`
+    test; `more` adds base production files (path, kind) the same test covers."""
+    base = tree(cls)
+    extra = tuple(TargetFact(p, "python_source", F.PRODUCTION, (p,), region=k) for p, k in more)
+    base = make_facts(base.targets + extra, {**dict(base.dependents), **{p: ["tests/t.py"] for p, _ in more}})
+    head = make_facts(base.targets + (TargetFact(path, "python_source", F.PRODUCTION, (path,), region=kind),),
+                      {**dict(base.dependents), path: ["tests/t.py"]})
+    comp = compare(base, head, [Change(path, "A")], Policy(lane=lane), baseline=baseline)
+    (region,) = comp.regions
+    ((why,),) = [[c.why for c in comp.changes if c.path == path]]
+    return region.required, why
+
+
+def test_in_the_human_lane_a_new_module_owes_what_the_baselined_code_beside_it_owes():
+    assert new_module("src/b.py", {"src/a.py": "E"}) == (
+        "E", "new production region (human lane: it owes E, the standard adoption found for the pure code in src/)")
+    # A new package: the nearest enclosing directory that holds baselined code of its kind.
+    assert new_module("src/pkg/b.py", {"src/a.py": "E"})[0] == "E"
+    assert new_module("lib/b.py", {"src/a.py": "E"})[1].endswith("in the build root/)")
+
+
+def test_the_human_lane_standard_is_never_below_what_the_nearest_code_owes_and_never_above_the_floor():
+    assert new_module("src/b.py", {"src/a.py": "E"}, lane="agent") == ("P", "new production region")  # agents: the floor
+    assert new_module("src/b.py", None)[0] == "P"  # no baseline
+    assert new_module("src/b.py", {"src/a.py": "E"}, cls="P")[0] == "P"  # the code beside it reached its floor
+    assert new_module("src/b.py", {"src/a.py": "E"}, kind="state")[0] == "L"  # only code of its kind counts
+    # The nearest directory decides; within it the strictest of what its code owes.
+    near = {"src/a.py": "E", "src/pkg/x.py": None}
+    assert new_module("src/pkg/y.py", near, more=[("src/pkg/x.py", "pure")])[0] is None
+    assert new_module("src/y.py", near, more=[("src/pkg/x.py", "pure")])[0] == "E"
+    # A neighbour the baseline does not list (code landed since adoption) sets no standard.
+    assert new_module("src/pkg/y.py", {"src/a.py": "E"}, more=[("src/pkg/x.py", "pure")])[0] == "E"
+
+
+def test_a_new_class_e_test_judges_new_code_in_the_human_lane_only():
+    base = tree("E")
+    head = make_facts(base.targets + (TargetFact("src/b.py", "python_source", F.PRODUCTION, ("src/b.py",), region="pure"),
+                                      TargetFact("tests/u.py", "python_test", F.TEST, ("tests/u.py",))),
+                      {**dict(base.dependents), "src/b.py": ["tests/u.py"]})
+    changes = [Change("src/b.py", "A"), Change("tests/u.py", "A")]
+
+    def newcomers(lane):
+        comp = compare(base, head, changes, Policy(lane=lane), baseline={"src/a.py": "E"})
+        return comp.newcomers, comp.new_tests
+
+    assert newcomers("human") == ((("tests/u.py", "E"),), ("tests/u.py",))
+    assert newcomers("agent") == ((), ("tests/u.py",))

@@ -211,8 +211,9 @@ class Comparison:
     excluded: Tuple[str, ...]  # tests excluded by tag
     findings: Tuple[Finding, ...]
     classes: Tuple[Tuple[str, str], ...]  # test address -> class it votes with on this diff
-    # New P/L oracles (address, class): they judge only code that is new in this diff (added regions,
-    # added symbols); existing code is judged by the oracles that judged it at the base.
+    # New P/L oracles (address, class), and in the human lane new class-E tests: they judge only code
+    # that is new in this diff (added regions, added symbols); existing code is judged by the oracles
+    # that judged it at the base.
     newcomers: Tuple[Tuple[str, str], ...] = ()
 
     @property
@@ -549,9 +550,12 @@ def compare(
         excluded=tuple(sorted(diff.excluded)),
         findings=tuple(findings),
         classes=tuple(sorted((a, c.value) for a, c in classes.items())),
+        # New judges of new code: new P/L oracles; in the human lane, where changed class-E tests
+        # vote, new ones too (a person's new module arrives with its tests).
         newcomers=tuple(sorted((a, c.value) for a in judges.new_tests if a not in diff.excluded
                                and head.by_address[a].role != F.DRAFT
-                               for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED))),
+                               for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED)
+                               or (c == OracleClass.EQUALITY and diff.policy.lane == HUMAN))),
     )
 
 
@@ -692,8 +696,14 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
                 required = min(required, owed, key=_rank)
             else:
                 copied = ()
-            marks.append((p, PRODUCTION, f"{'copied' if p in diff.copied_from else 'its code moved or copied'} "
-                          f"from {', '.join(copied)}" if copied else "new production region"))
+            standard = _standard_beside(base, p, h_prod.region, baseline) if diff.policy.lane == HUMAN else None
+            if standard is not None and _rank(standard[1]) < _rank(required):
+                required = standard[1]
+            marks.append((p, PRODUCTION, (f"{'copied' if p in diff.copied_from else 'its code moved or copied'} "
+                          f"from {', '.join(copied)}" if copied else "new production region")
+                          + (f" (human lane: it owes {standard[1].value if standard[1] else 'no class'}, the "
+                             f"standard adoption found for the {h_prod.region} code in {standard[0] or 'the build root'}/)"
+                             if standard is not None and required == standard[1] else "")))
             regions.append(RegionPlan(h_prod.address, p, "added", h_prod.region, h_prod.region,
                                       _cls(required), diff.candidates(h_prod.address), (),
                                       copied_from=copied[0] if copied and p in diff.copied_from else None))
@@ -960,6 +970,27 @@ def _required(base: Facts, address: str, kind: Optional[str], baseline: Optional
         if not at_least(static_best, required):
             required = _cls_or_none(baseline[address])
     return required
+
+
+def _standard_beside(base: Facts, path: str, kind: Optional[str],
+                     baseline: Optional[Mapping[str, Optional[str]]]) -> Optional[Tuple[str, Optional[OracleClass]]]:
+    """The human lane's standard for a new production file: the strongest class the ratchet holds
+    the baselined base regions of its kind to in the nearest directory enclosing it that has any
+    (its package, else the tree around it). A person adding a module owes what the code beside it
+    was adopted at, as a person adding a function to an existing module does; a region meeting its
+    floor there raises it to the floor. None without a baseline or such a neighbour."""
+    if baseline is None or kind is None:
+        return None
+    near = [(t.path, t.address) for t in base.targets
+            if t.role == F.PRODUCTION and t.region == kind and t.address in baseline and t.path]
+    directory = posixpath.dirname(path)
+    while True:
+        inside = [a for q, a in near if directory == "" or q.startswith(directory + "/")]
+        if inside:
+            return directory, max((_required(base, a, kind, baseline) for a in inside), key=_rank)
+        if directory == "":
+            return None
+        directory = posixpath.dirname(directory)
 
 
 def _cls(c: Optional[OracleClass]) -> Optional[str]:

@@ -199,7 +199,7 @@ class Verdict:
     ranks: Tuple[Tuple[str, str, int], ...]  # (rank, one of RANK_STATUSES, checked)
     stopped_at: Optional[str]
     voters: Tuple[str, ...]
-    newcomers: Tuple[str, ...] = ()  # new P/L oracles that passed: judges of code new in this diff
+    newcomers: Tuple[str, ...] = ()  # new oracles that passed (P/L; E too in the human lane): judges of code new in this diff
 
     @property
     def merge(self) -> bool:
@@ -404,7 +404,7 @@ class _Votes:
 
     judged: Mapping[str, RunJudgement]
     voters: Tuple[str, ...]
-    newcomers: Tuple[str, ...]  # new P/L oracles that passed: they judge added regions and symbols only
+    newcomers: Tuple[str, ...]  # new oracles that passed (P/L; E too in the human lane): they judge added regions and symbols only
     reasons: Tuple[Reason, ...]
 
 
