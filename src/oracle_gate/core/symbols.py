@@ -387,16 +387,14 @@ def copied_code(head: str, bases: Mapping[str, str]) -> Tuple[str, ...]:
     if not wanted:
         return ()
     found: Dict[Tuple[str, str], str] = {}
-    statements: Dict[str, Set[str]] = {}
+    statements: Dict[str, FrozenSet[str]] = {}
     for path, text in sorted(bases.items()):
         try:
-            table, tree = _table(text), parse(text)
+            symbols, statements[path] = _shapes(text)
         except SourceError:
             continue
-        for q, sym in table.items():
-            if q != MODULE and (sym.kind, sym.shape) in wanted:
-                found.setdefault((sym.kind, sym.shape), path)
-        statements[path] = {own_shape(stmt) for stmt in _top_level_code(tree)}
+        for key in symbols & wanted:
+            found.setdefault(key, path)
     if not wanted <= set(found):
         return ()
     sources = sorted(set(found.values()))
@@ -406,6 +404,15 @@ def copied_code(head: str, bases: Mapping[str, str]) -> Tuple[str, ...]:
     if rebinding_imports(head, [bases[p] for p in sources]):
         return ()
     return tuple(sources)
+
+
+@functools.lru_cache(maxsize=256)
+def _shapes(source: str) -> Tuple[FrozenSet[Tuple[str, str]], FrozenSet[str]]:
+    """A module's defs and classes as (kind, shape), and its other top-level statements' shapes:
+    parsed once per text however many added modules are compared with it."""
+    table = _table(source)
+    return (frozenset((s.kind, s.shape) for q, s in table.items() if q != MODULE),
+            frozenset(own_shape(stmt) for stmt in _top_level_code(parse(source))))
 
 
 @bounded
