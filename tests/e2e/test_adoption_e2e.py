@@ -117,6 +117,24 @@ def test_a_new_function_no_remaining_voter_runs_is_unexercised(branch):
     assert any(l.startswith("UNEXERCISED src/ai/backend/common/utils.py:twice kind=function need=E") for l in run.reasons), run.reasons
 
 
+def test_a_changed_line_its_class_e_voters_cannot_notice_is_numb_in_the_agent_lane(branch):
+    # Adopted code is judged by class-E tests: in the agent lane their every changed line must be one
+    # those tests notice (a mutant of it they kill), as for P and L voters. A branch for inputs no
+    # test draws is a line nothing judges.
+    repo = branch("numb-e")
+    repo.replace("src/ai/backend/common/utils.py", "    text = text.strip().lower()\n",
+                 "    text = text.strip().lower()\n    if len(text) > 64:\n        return 0\n")
+    repo.commit("a size too long to parse reads as zero")
+    line = repo.read("src/ai/backend/common/utils.py").splitlines().index("        return 0") + 1
+    run = repo.gate()
+    assert run.exit_code == 1, run.output
+    assert [l.split(" survived=")[0] for l in run.reasons if l.startswith("NUMB ")] == [
+        f"NUMB src/ai/backend/common/utils.py:{line}"], run.reasons
+    # A person's change is judged by what the tests assert: reviewed, not mutated.
+    human = repo.gate("--oracle-gate-lane=human")
+    assert human.exit_code == 0 and "NUMB" not in human.codes(), human.output
+
+
 def test_an_added_skip_is_rejected(branch):
     repo = branch("skip")
     repo.replace("tests/common/test_types.py", "def test_slot_addition(",

@@ -15,7 +15,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from pants.base.build_root import BuildRoot
 from pants.core.util_rules.distdir import DistDir
@@ -702,19 +702,23 @@ async def _production_sources(head: F.Facts, comp: C.Comparison) -> Tuple[Dict[s
 
 
 def _judges_of(comp: C.Comparison, verdict: V.Verdict, runs: Sequence[V.OracleRun], batches: Sequence,
+               judged_at_e: AbstractSet[str] = frozenset(),
                ) -> Callable[[str, V.ChangedSymbolEvidence], Tuple[str, ...]]:
-    """The P and L voters that executed a changed symbol, strongest first: existing code is judged
-    by the base's voters; code new in this diff by new oracles too."""
+    """The P and L voters that executed a changed symbol, strongest first (and its class-E voters,
+    in the files of `judged_at_e`): existing code is judged by the base's voters; code new in this
+    diff by new oracles too."""
     batched = {a for addresses, _ in batches for a in addresses}
     executed = {r.address: r.executed for r in runs}
     classes = comp.judge_classes
+    strong = (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)
 
     def judges_of(path: str, sym: V.ChangedSymbolEvidence) -> Tuple[str, ...]:
         new_code = sym.change == "added" and sym.newly_judgeable
         judges = (*verdict.voters, *verdict.newcomers) if new_code else verdict.voters
+        allowed = (*strong, V.OracleClass.EQUALITY) if path in judged_at_e else strong
         return tuple(sorted(
             (a for a in judges if (path, sym.needs) in executed.get(a, frozenset())
-             and classes.get(a) in (V.OracleClass.PROPERTY, V.OracleClass.LOCKED) and a in batched),
+             and classes.get(a) in allowed and a in batched),
             key=lambda a: (-classes[a].rank, a)))
 
     return judges_of
@@ -796,9 +800,13 @@ async def _mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidenc
                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
                     head: F.Facts, jail: Jail) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
     """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
-    against those voters; and the mutable changed lines the budget did not reach."""
+    against those voters; and the mutable changed lines the budget did not reach. In the agent lane a
+    region judged at class E (its baseline: adoption found only example tests) is judged the same
+    way by its class-E voters: every changed line there must be one they notice."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
-    voters_of = _judges_of(comp, verdict, runs, batches)
+    judged_at_e = frozenset(r.path for r in comp.regions if r.required == V.OracleClass.EQUALITY.value) \
+        if policy.lane == C.AGENT else frozenset()
+    voters_of = _judges_of(comp, verdict, runs, batches, judged_at_e)
 
     by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
     for s in symbols:
