@@ -151,7 +151,8 @@ def test_a_new_region_needs_its_full_floor_from_an_agent_and_its_neighbours_stan
     repo = branch("new-region")
     repo.write("src/ai/backend/common/rates.py", "def rate(cents: int) -> int:\n    return cents // 100\n")
     repo.write("tests/common/test_rates.py", "from ai.backend.common.rates import rate\n\n\ndef test_rate():\n    assert rate(250) == 2\n")
-    repo.commit("a new module with an example test")
+    repo.write("src/ai/backend/common/spans.py", "def span(a: int, b: int) -> int:\n    return abs(b - a)\n")
+    repo.commit("a new module with an example test, and one with none")
     run = repo.gate()
     assert run.exit_code == 2, run.output
     assert any(l.startswith("FLOOR src/ai/backend/common/rates.py:src kind=pure need=P have=none") for l in run.reasons), run.reasons
@@ -164,6 +165,10 @@ def test_a_new_region_needs_its_full_floor_from_an_agent_and_its_neighbours_stan
     why = {c["path"]: c["why"] for c in human.report["changes"]}["src/ai/backend/common/rates.py"]
     assert why == ("new production region (human lane: it owes E, the standard adoption found for the pure "
                    "code in src/ai/backend/common/)"), why
+    # The module no test reaches is said, as untested code in a region judged at its baseline is.
+    assert "UNJUDGED src/ai/backend/common/spans.py: no test reaches this new module at head, and it is held to the " \
+           "standard beside it (class E, below its floor); reviewed in the human lane (an oracle for it ratchets " \
+           "it up)" in human.reasons, human.reasons
 
 
 def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_readers_tests(branch):

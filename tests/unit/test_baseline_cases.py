@@ -202,3 +202,21 @@ def test_a_new_class_e_test_judges_new_code_in_the_human_lane_only():
 
     assert newcomers("human") == ((("tests/u.py", "E"),), ("tests/u.py",))
     assert newcomers("agent") == ((), ("tests/u.py",))
+
+
+def test_the_standard_counts_baselined_code_the_base_no_longer_has_at_the_class_it_was_adopted_at():
+    # Code adopted in src/old/ moved since (the base has none of it): a new module beside where it
+    # stood owes what it was adopted at; without the baseline's rows it owes the floor.
+    base = make_facts([TargetFact("lib/x.py", "python_source", F.PRODUCTION, ("lib/x.py",), region="pure")])
+    head = make_facts(base.targets + (TargetFact("src/new/b.py", "python_source", F.PRODUCTION, ("src/new/b.py",),
+                                                 region="pure"),))
+    rows = (("src/old/a.py", "src/old/a.py", "pure"), ("src/old/s.py", "src/old/s.py", "state"))
+
+    def owed(baseline, adopted):
+        comp = compare(base, head, [Change("src/new/b.py", "A")], Policy(lane="human"), baseline=baseline, adopted=adopted)
+        (region,) = comp.regions
+        return region.required
+
+    assert owed({"src/old/a.py": "E", "src/old/s.py": "L"}, rows) == "E"
+    assert owed({"src/old/a.py": "E"}, ()) == "P"
+    assert owed({"src/old/s.py": "L"}, rows) == "P"  # only code of its kind

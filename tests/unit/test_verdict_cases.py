@@ -401,10 +401,28 @@ def test_an_empty_vote_over_regions_grandfathered_with_no_voter_is_reviewed_in_t
         "UNJUDGED src/billing/tax.py: its baseline had no voting oracle, so nothing judged this change (an oracle "
         "for it ratchets it up)",
         "EMPTY_VOTE 1 production target(s) changed and no oracle test executed; every one had no voter at its "
-        "baseline (UNJUDGED): reviewed in the human lane"])
+        "baseline (UNJUDGED) or is a new module held to the standard beside it: reviewed in the human lane"])
     agent = evaluate(GateInput("diff", comp, (), today=TODAY))
     assert agent.exit_code == 3 and sorted(r.code for r in agent.reasons) == ["EMPTY_VOTE", "UNJUDGED"]
     # one changed region with a floor: the empty vote blocks in both lanes
     judged = RegionPlan("src/billing/money.py", "src/billing/money.py", "changed", "pure", "pure", "E", (EXAMPLES,), ())
     comp = Comparison((), (region, judged), (), (), (), (), (), ((EXAMPLES, "E"),))
     assert evaluate(GateInput("diff", comp, (), today=TODAY, lane="human")).exit_code == 3
+
+
+def test_a_new_module_held_to_the_standard_beside_it_that_no_test_reaches_is_a_reviewers_call_in_the_human_lane():
+    # The human lane held it to E (what adoption found beside it): with no test at head that is
+    # reported, as untested code in a region judged at its baseline is; owing its floor it blocks.
+    fresh = RegionPlan(TAX, TAX, "added", "pure", "pure", "E", (), ())
+    comp = Comparison((), (fresh,), (), (), (), (), (), ())
+    human = evaluate(GateInput("diff", comp, (), today=TODAY, lane="human"))
+    assert (human.exit_code, lines(human)) == (0, [
+        "UNJUDGED src/billing/tax.py: no test reaches this new module at head, and it is held to the standard "
+        "beside it (class E, below its floor); reviewed in the human lane (an oracle for it ratchets it up)",
+        "EMPTY_VOTE 1 production target(s) changed and no oracle test executed; every one had no voter at its "
+        "baseline (UNJUDGED) or is a new module held to the standard beside it: reviewed in the human lane"])
+    agent = evaluate(GateInput("diff", comp, (), today=TODAY))
+    assert agent.exit_code == 3 and sorted(r.code for r in agent.reasons) == ["EMPTY_VOTE", "FLOOR"]
+    full = dataclasses.replace(fresh, required="P")
+    assert evaluate(GateInput("diff", Comparison((), (full,), (), (), (), (), (), ()), (), today=TODAY,
+                              lane="human")).exit_code == 3

@@ -442,6 +442,7 @@ def compare(
     lock_changes: Mapping[str, Tuple[str, Optional[FrozenSet[str]]]] = {},  # noqa: B006 (read only)
     inert: FrozenSet[str] = frozenset(),
     moved_code: Mapping[str, Tuple[str, ...]] = {},  # noqa: B006 (read only)
+    adopted: Sequence[Tuple[str, str, Optional[str]]] = (),
 ) -> Comparison:
     """`marker_added`: paths of existing tests where the diff added a flake marker (from syntax).
     `config_findings`: CONFIG_CHANGE findings for pytest configuration files the diff changed.
@@ -455,6 +456,8 @@ def compare(
     code (empty package markers), other files that are empty.
     `moved_code`: added Python files whose every def, class and statement is a base file's
     (`symbols.copied_code`): the base files it came from.
+    `adopted`: the baseline's regions as (address, path, kind), those gone since included: where
+    code of each kind stood at adoption (the human lane's standard for new modules).
 
     The phases, each a function returning what it found: the judges (tests, locks, plumbing), the
     production regions, file-less targets and lockfiles (inputs), inputs judged through their
@@ -474,7 +477,7 @@ def compare(
         paths=tuple(sorted(set(base.by_path) | set(head.by_path))),
     )
     judges = _judges(diff, marker_added)
-    production = _production_regions(diff, baseline)
+    production = _production_regions(diff, baseline, adopted)
     fileless = _fileless_inputs(diff)
     locks = _lockfile_inputs(diff, lock_changes)
     regions = production.regions + fileless.regions
@@ -659,7 +662,8 @@ def _judges(diff: _Diff, marker_added: FrozenSet[str]) -> _Judges:
     return _Judges(part, base_class, vote_class, frozenset(new_tests))
 
 
-def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[str]]]) -> _Part:
+def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[str]]],
+                        adopted: Sequence[Tuple[str, str, Optional[str]]] = ()) -> _Part:
     """Production files the diff changed (or whose target changed): the regions and their floors."""
     base, head = diff.base, diff.head
     marks: List[Mark] = []
@@ -696,7 +700,7 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
                 required = min(required, owed, key=_rank)
             else:
                 copied = ()
-            standard = _standard_beside(base, p, h_prod.region, baseline) if diff.policy.lane == HUMAN else None
+            standard = _standard_beside(base, p, h_prod.region, baseline, adopted) if diff.policy.lane == HUMAN else None
             if standard is not None and _rank(standard[1]) < _rank(required):
                 required = standard[1]
             marks.append((p, PRODUCTION, (f"{'copied' if p in diff.copied_from else 'its code moved or copied'} "
@@ -972,22 +976,26 @@ def _required(base: Facts, address: str, kind: Optional[str], baseline: Optional
     return required
 
 
-def _standard_beside(base: Facts, path: str, kind: Optional[str],
-                     baseline: Optional[Mapping[str, Optional[str]]]) -> Optional[Tuple[str, Optional[OracleClass]]]:
+def _standard_beside(base: Facts, path: str, kind: Optional[str], baseline: Optional[Mapping[str, Optional[str]]],
+                     adopted: Sequence[Tuple[str, str, Optional[str]]] = ()) -> Optional[Tuple[str, Optional[OracleClass]]]:
     """The human lane's standard for a new production file: the strongest class the ratchet holds
-    the baselined base regions of its kind to in the nearest directory enclosing it that has any
-    (its package, else the tree around it). A person adding a module owes what the code beside it
-    was adopted at, as a person adding a function to an existing module does; a region meeting its
-    floor there raises it to the floor. None without a baseline or such a neighbour."""
+    the baselined regions of its kind to in the nearest directory enclosing it that has any (its
+    package, else the tree around it). A person adding a module owes what the code beside it was
+    adopted at, as a person adding a function to an existing module does; a region meeting its
+    floor there raises it to the floor. A baselined region the base no longer has (code moved or
+    removed since adoption) counts with the class it was adopted at. None without a baseline or
+    such a neighbour."""
     if baseline is None or kind is None:
         return None
-    near = [(t.path, t.address) for t in base.targets
-            if t.role == F.PRODUCTION and t.region == kind and t.address in baseline and t.path]
+    near = {t.address: t.path for t in base.targets
+            if t.role == F.PRODUCTION and t.region == kind and t.address in baseline and t.path}
+    gone = {a: q for a, q, k in adopted if k == kind and a in baseline and a not in base.by_address}
     directory = posixpath.dirname(path)
     while True:
-        inside = [a for q, a in near if directory == "" or q.startswith(directory + "/")]
+        inside = [a for a, q in {**gone, **near}.items() if directory == "" or q.startswith(directory + "/")]
         if inside:
-            return directory, max((_required(base, a, kind, baseline) for a in inside), key=_rank)
+            return directory, max((_required(base, a, kind, baseline) if a in near else _cls_or_none(baseline[a])
+                                   for a in inside), key=_rank)
         if directory == "":
             return None
         directory = posixpath.dirname(directory)

@@ -336,11 +336,12 @@ def evaluate(gi: GateInput) -> Verdict:
         changed = [r for r in comp.regions if r.status != "audited"]
         # Every changed region was grandfathered with no voter (UNJUDGED): nothing could have voted,
         # and the human lane is a person's review of exactly that; the agent lane still fails closed.
-        reviewed = gi.lane == "human" and bool(changed) and all(not r.required for r in changed)
+        reviewed = gi.lane == "human" and bool(changed) and all(
+            not r.required or _new_below_floor(r) for r in changed)
         reasons.append(Reason("EMPTY_VOTE", Severity.INFO if reviewed else Severity.EMPTY_VOTE,
                               f"EMPTY_VOTE {len(changed)} production target(s) changed and no oracle test executed"
-                              + ("; every one had no voter at its baseline (UNJUDGED): reviewed in the human lane"
-                                 if reviewed else "")))
+                              + ("; every one had no voter at its baseline (UNJUDGED) or is a new module held to the "
+                                 "standard beside it: reviewed in the human lane" if reviewed else "")))
 
     reasons = list({r.line: r for r in reasons}.values())
     if any(r.severity is Severity.INFRA for r in reasons) or not gi.ran_oracles:
@@ -477,6 +478,13 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
                                   f"UNJUDGED {region.path}: {region.trigger} changed what it reads, and no test of "
                                   f"class {need.value} reached it at the base either (have "
                                   f"{region.base_best or 'none'}); reviewed in the human lane", region.path))
+        elif need is not None and have is None and gi.lane == "human" and _new_below_floor(region):
+            # A new module held to the standard beside it (below its floor) that no test reaches:
+            # nothing is lost, and untested code beside tested code is a reviewer's call there.
+            reasons.append(Reason("UNJUDGED", Severity.INFO,
+                                  f"UNJUDGED {region.path}: no test reaches this new module at head, and it is "
+                                  f"held to the standard beside it (class {need.value}, below its floor); reviewed "
+                                  f"in the human lane (an oracle for it ratchets it up)", region.path))
         elif need is not None and not at_least(have, need):
             reasons.append(Reason("FLOOR", Severity.FLOOR,
                                   f"FLOOR {region.address} kind={region.kind} need={need.value} "
@@ -628,6 +636,13 @@ def _freeze_rules(gi: GateInput, judged: Mapping[str, RunJudgement]) -> Tuple[Re
                               f"FREEZE_HIT_ON_EMPTY_DIFF {len(frozen_hits)} frozen test(s) while no production "
                               f"target changed: {frozen_hits[0]}"))
     return tuple(reasons)
+
+
+def _new_below_floor(region: RegionPlan) -> bool:
+    """A new module whose requirement is below its kind's floor: the human lane held it to the
+    standard beside it (or it copies code held to its baseline)."""
+    return region.status == "added" and region.kind in REGION_KINDS and region.required is not None \
+        and not at_least(OracleClass(region.required), RegionKind(region.kind).floor)
 
 
 def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:

@@ -1026,6 +1026,7 @@ async def run_oracle_gate(
     audit = tuple(t.address.spec for t in specified) if mode == "audit" else ()
     comp = C.compare(base, head, _vetted_copies(diff.changes, src), policy, head_ranks,
                      baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
+                     adopted=tuple((r.address, r.path, r.kind) for r in baseline.regions) if isinstance(baseline, Baseline) else (),
                      marker_added=_marker_paths(base, diff.changes, src),
                      config_findings=_config_findings(diff.changes, src, base, head) + (
                          _judged_config_findings(diff, build_root.path) if judge_commit else []), audit=audit,
