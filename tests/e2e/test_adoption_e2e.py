@@ -194,6 +194,25 @@ def test_commits_that_touch_dependencies_and_unowned_files_merge_on_their_reader
     assert not any(p.startswith("//:reqs") for p in regions), regions
 
 
+def test_a_documentation_commit_is_judged_without_evaluating_the_base(branch):
+    # Nothing Pants evaluates changed (no BUILD file, configuration, ignore file or code): the head's
+    # facts are the base's, and the first gate on a new base skips the nested base run.
+    repo = branch("docs")
+    repo.write("docs/operations.md", "# Operations\n\nRestart the manager after changing its config.\n")
+    repo.write("CONTRIBUTING.md", "See docs/operations.md.\n")
+    repo.commit("document operations")
+    run = repo.gate()
+    assert run.exit_code == 0, run.output
+    assert "not needed: every changed path is documentation no target owns" in run.stderr, run.stderr
+    assert {c["path"]: c["lanes"] for c in run.report["changes"]} == {
+        "CONTRIBUTING.md": ["other"], "docs/operations.md": ["other"]}, run.report["changes"]
+    # A documentation file beside a code change: the base is evaluated as always.
+    repo.replace("src/ai/backend/common/utils.py", "if len(chunk) == n:", "if n == len(chunk):")
+    repo.commit("and a refactor")
+    run = repo.gate()
+    assert run.exit_code == 0 and "not needed" not in run.stderr, run.output
+
+
 def test_a_new_package_with_its_own_pytest_settings_and_packaging_marker_merges(branch):
     # As a real repository splits a package: a marker file of a kind adoption listed elsewhere, and
     # a pytest section above only the tests the commit adds (new oracles, judged with the settings

@@ -638,3 +638,26 @@ def test_one_typed_policy_reads_option_values_and_refuses_bad_ones_in_one_line()
         with pytest.raises(ValueError) as e:
             Policy.from_options(values, ranks)
         assert str(e.value) == message
+
+
+def test_a_diff_of_documentation_no_target_owns_needs_no_base_facts_and_nothing_else_does():
+    from oracle_gate.core.compare import DEFAULT_OTHER_GLOBS, documentation_only
+
+    head = make_facts([TargetFact("src/a.py", "python_source", F.PRODUCTION, ("src/a.py",), region="pure"),
+                       TargetFact("docs/site.md", "resource", F.OTHER, ("docs/site.md",))])
+
+    def docs(*changes, globs=DEFAULT_OTHER_GLOBS):
+        return documentation_only(list(changes), head, globs)
+
+    assert docs(Change("README.md", "M"), Change("docs/guide/install.rst", "A"))
+    assert not docs()  # an empty diff is an audit, not documentation
+    assert not docs(Change("README.md", "M"), Change("src/a.py", "M"))  # code beside it
+    assert not docs(Change("docs/site.md", "M"))  # a target owns it: it may be read
+    assert not docs(Change("README.md", "D"))  # what a base target owned is unknown without the base
+    assert not docs(Change("NEW.md", "R", old_path="OLD.md"))
+    assert not docs(Change("COPY.md", "A", copied_from="README.md"))
+    assert not docs(Change("README.md", "M", link="src/a.py"))
+    assert not docs(Change(".github/README.md", "M"))  # hidden directories: CI and ignore files
+    assert not docs(Change("notes.txt", "M"), globs=("*.txt",))  # not a documentation suffix
+    assert not docs(Change("guide.md", "M"), globs=("docs/*",))  # not listed by the policy
+    assert not docs(Change("../outside.md", "M"))

@@ -259,6 +259,25 @@ def matches(path: str, globs: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(path, g) or fnmatch.fnmatchcase(base, g) for g in globs)
 
 
+DOCUMENTATION_SUFFIXES = (".md", ".markdown", ".rst", ".adoc", ".rdoc")
+
+
+def documentation_only(changes: Sequence[Change], head: Facts, other_globs: Iterable[str]) -> bool:
+    """A diff whose every path is documentation the base's facts cannot differ on: added or
+    modified (never deleted, renamed, copied or a link), a documentation file by its suffix, in no
+    hidden directory (ignore files and CI configuration are hidden), no build file or configuration,
+    owned by no head target and listed by `other_globs`. BUILD files, configuration, ignores and
+    Python are the base's, so Pants sees the same targets, options and dependencies at base and head:
+    the head's facts answer every question the comparison asks of the base's."""
+    globs = tuple(other_globs)
+    return bool(changes) and all(
+        c.status in ("A", "M") and not (c.old_path or c.link or c.copied_from)
+        and c.path.lower().endswith(DOCUMENTATION_SUFFIXES)
+        and not any(part.startswith(".") for part in c.path.split("/"))
+        and not judged_as_configuration(c.path) and not head.owners(c.path) and matches(c.path, globs)
+        for c in changes)
+
+
 def judged_as_configuration(path: str) -> bool:
     """BUILD files and configuration: never unowned, judged by what their evaluation changes."""
     return _is_build_file(path) or _is_pants_config(path) or posixpath.basename(path) in CONFIG_BASENAMES

@@ -984,7 +984,11 @@ async def run_oracle_gate(
                                               f"{_judged_under_base_hint(diff, judge_commit)}")
     head = head_tree.facts
     head_ranks = dict(head_tree.option_ranks)
-    if diff.changes:
+    try:
+        documentation = C.documentation_only(diff.changes, head, effective_policy(gate, head).other_globs)
+    except ValueError:
+        documentation = False  # a bad option: said below, from the base's facts
+    if diff.changes and not documentation:
         base_request = base_facts_request(diff, dict(env))
         started = time.monotonic()
         base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
@@ -1005,7 +1009,12 @@ async def run_oracle_gate(
                              f"{'reused' if built.reused else 'built'} in {seconds:.1f}s"
                              f"{' (' + built.source + ')' if built.reused else ''}")
     else:
-        base = head  # an empty diff: the head is the base
+        # An empty diff, or documentation only (nothing Pants evaluates changed): the head's facts
+        # are the base's.
+        base = head
+        if documentation:
+            console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} not needed: every changed path "
+                                 f"is documentation no target owns, and nothing Pants evaluates changed")
     try:
         policy = effective_policy(gate, base)
     except ValueError as e:
