@@ -661,3 +661,9 @@ def test_a_diff_of_documentation_no_target_owns_needs_no_base_facts_and_nothing_
     assert not docs(Change("notes.txt", "M"), globs=("*.txt",))  # not a documentation suffix
     assert not docs(Change("guide.md", "M"), globs=("docs/*",))  # not listed by the policy
     assert not docs(Change("../outside.md", "M"))
+    assert not docs(Change("docs/BUILD.md", "M"))  # Pants reads BUILD.* files
+    custom = make_facts(head.targets, options={"GLOBAL.build_patterns": ["*.build.md"],
+                                               "GLOBAL.build_file_prelude_globs": ["macros/*.md"]})
+    assert not documentation_only([Change("src/x.build.md", "A")], custom, DEFAULT_OTHER_GLOBS)
+    assert not documentation_only([Change("macros/lib.md", "M")], custom, DEFAULT_OTHER_GLOBS)
+    assert documentation_only([Change("guide.md", "M")], custom, DEFAULT_OTHER_GLOBS)

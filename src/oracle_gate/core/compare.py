@@ -270,11 +270,15 @@ def documentation_only(changes: Sequence[Change], head: Facts, other_globs: Iter
     Python are the base's, so Pants sees the same targets, options and dependencies at base and head:
     the head's facts answer every question the comparison asks of the base's."""
     globs = tuple(other_globs)
+    # What Pants evaluates by name in this repository: its BUILD file patterns and preludes.
+    evaluated = tuple(str(g) for key in ("GLOBAL.build_patterns", "GLOBAL.build_file_prelude_globs")
+                      for g in (head.option(key) or ()))
     return bool(changes) and all(
         c.status in ("A", "M") and not (c.old_path or c.link or c.copied_from)
         and c.path.lower().endswith(DOCUMENTATION_SUFFIXES)
         and not any(part.startswith(".") for part in c.path.split("/"))
-        and not judged_as_configuration(c.path) and not head.owners(c.path) and matches(c.path, globs)
+        and not judged_as_configuration(c.path) and not matches(c.path, evaluated)
+        and not head.owners(c.path) and matches(c.path, globs)
         for c in changes)
 
 
