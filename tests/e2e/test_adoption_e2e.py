@@ -166,7 +166,7 @@ def test_a_new_region_needs_its_full_floor_from_an_agent_and_its_neighbours_stan
     assert why == ("new production region (human lane: it owes E, the standard adoption found for the pure "
                    "code in src/ai/backend/common/)"), why
     # The module no test reaches is said, as untested code in a region judged at its baseline is.
-    assert "UNJUDGED src/ai/backend/common/spans.py: no test reaches this new module at head, and it is held to the " \
+    assert "UNJUDGED src/ai/backend/common/spans.py: no voting test reached this new module at head, and it is held to the " \
            "standard beside it (class E, below its floor); reviewed in the human lane (an oracle for it ratchets " \
            "it up)" in human.reasons, human.reasons
 

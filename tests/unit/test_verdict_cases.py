@@ -417,7 +417,7 @@ def test_a_new_module_held_to_the_standard_beside_it_that_no_test_reaches_is_a_r
     comp = Comparison((), (fresh,), (), (), (), (), (), ())
     human = evaluate(GateInput("diff", comp, (), today=TODAY, lane="human"))
     assert (human.exit_code, lines(human)) == (0, [
-        "UNJUDGED src/billing/tax.py: no test reaches this new module at head, and it is held to the standard "
+        "UNJUDGED src/billing/tax.py: no voting test reached this new module at head, and it is held to the standard "
         "beside it (class E, below its floor); reviewed in the human lane (an oracle for it ratchets it up)",
         "EMPTY_VOTE 1 production target(s) changed and no oracle test executed; every one had no voter at its "
         "baseline (UNJUDGED) or is a new module held to the standard beside it: reviewed in the human lane"])

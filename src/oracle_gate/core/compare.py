@@ -273,12 +273,17 @@ def documentation_only(changes: Sequence[Change], head: Facts, other_globs: Iter
     # What Pants evaluates by name in this repository: its BUILD file patterns and preludes.
     evaluated = tuple(str(g) for key in ("GLOBAL.build_patterns", "GLOBAL.build_file_prelude_globs")
                       for g in (head.option(key) or ()))
+    return documentation_paths(changes) and all(
+        not matches(c.path, evaluated) and not head.owners(c.path) and matches(c.path, globs) for c in changes)
+
+
+def documentation_paths(changes: Sequence[Change]) -> bool:
+    """What `documentation_only` asks of the paths alone (before any facts are known)."""
     return bool(changes) and all(
         c.status in ("A", "M") and not (c.old_path or c.link or c.copied_from)
         and c.path.lower().endswith(DOCUMENTATION_SUFFIXES)
         and not any(part.startswith(".") for part in c.path.split("/"))
-        and not judged_as_configuration(c.path) and not matches(c.path, evaluated)
-        and not head.owners(c.path) and matches(c.path, globs)
+        and not judged_as_configuration(c.path)
         for c in changes)
 
 

@@ -482,7 +482,7 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
             # A new module held to the standard beside it (below its floor) that no test reaches:
             # nothing is lost, and untested code beside tested code is a reviewer's call there.
             reasons.append(Reason("UNJUDGED", Severity.INFO,
-                                  f"UNJUDGED {region.path}: no test reaches this new module at head, and it is "
+                                  f"UNJUDGED {region.path}: no voting test reached this new module at head, and it is "
                                   f"held to the standard beside it (class {need.value}, below its floor); reviewed "
                                   f"in the human lane (an oracle for it ratchets it up)", region.path))
         elif need is not None and not at_least(have, need):

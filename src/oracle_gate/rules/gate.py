@@ -973,10 +973,19 @@ async def run_oracle_gate(
         f"oracle-gate: judged under the base's configuration and plugin ({judge_commit[:12]})" if judge_commit else
         "oracle-gate: judged under the head's configuration and plugin (the `./pants` launcher judges under the base's)")
 
+    base_request = base_facts_request(diff, dict(env)) if diff.changes else None
+    # The base's evaluation needs nothing of the head's: unless the diff may be documentation only
+    # (which the head's facts decide, and which needs no base run), both run at once.
+    at_once = base_request is not None and not C.documentation_paths(diff.changes)
+    started = time.monotonic()
     try:
         # Resolved here, not as a goal parameter, so a head whose BUILD files Pants rejects gets a
         # verdict (GRAPH_ERROR) instead of an engine traceback.
-        head_tree = await Get(TreeFacts, TreeFactsRequest())
+        if at_once:
+            head_tree, base_run = await MultiGet(Get(TreeFacts, TreeFactsRequest()),
+                                                 Get(BaseFactsRun, BaseFactsRequest, base_request))
+        else:
+            head_tree = await Get(TreeFacts, TreeFactsRequest())
         specified = await Get(FilteredTargets, Specs, specs) if not diff.changes else FilteredTargets(())
     except Exception as e:  # the head's graph is broken (say, an unowned conftest.py breaks inference)
         return await _fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
@@ -988,10 +997,10 @@ async def run_oracle_gate(
         documentation = C.documentation_only(diff.changes, head, effective_policy(gate, head).other_globs)
     except ValueError:
         documentation = False  # a bad option: said below, from the base's facts
-    if diff.changes and not documentation:
-        base_request = base_facts_request(diff, dict(env))
-        started = time.monotonic()
-        base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
+    if base_request is not None and not documentation:
+        if not at_once:
+            started = time.monotonic()
+            base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
         seconds = time.monotonic() - started
         try:
             built = facts_of(base_run, diff.base_commit)
