@@ -27,3 +27,37 @@ def test_a_required_jail_without_namespaces_runs_nothing(tmp_path, monkeypatch):
     assert jail.main(["out/status.json", "1", *RUN]) == jail.EXIT_REFUSED
     assert not (tmp_path / "ran").exists()
     assert json.loads((tmp_path / "out" / "status.json").read_text())["jailed"] is False
+
+
+def test_sealing_restates_the_flags_the_kernel_locks_for_a_caller_without_privilege(tmp_path):
+    # A mount with nosuid,nodev,noexec set up in one user namespace, then seen from a nested one
+    # (as a non-root CI user sees the caches): its flags are locked there, and a read-only
+    # remount that does not restate them is refused, which left the caches writable.
+    import os
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            uid, gid = os.geteuid(), os.getegid()
+            jail._check(jail._libc.unshare(jail.CLONE_NEWUSER | jail.CLONE_NEWNS), "unshare")
+            jail._map_user(0, uid, 0, gid)
+            jail.mount(None, "/", None, jail.MS_REC | jail.MS_PRIVATE)
+            jail.mount("tmpfs", str(cache), "tmpfs", jail.MS_NOSUID | jail.MS_NODEV | jail.MS_NOEXEC)
+            jail.lock()  # a nested user namespace: the tmpfs's flags are locked now
+            jail.seal([str(cache)])
+            try:
+                open(cache / "poison", "w").close()
+                verdict = b"writable"
+            except OSError as e:
+                verdict = os.strerror(e.errno).encode()
+        except OSError as e:
+            verdict = f"no namespaces here: {e}".encode()
+        os.write(write, verdict)
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    got = os.read(read, 200).decode()
+    assert got == "Read-only file system", got

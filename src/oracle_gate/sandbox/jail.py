@@ -87,11 +87,19 @@ def _warm_and_seal(command, caches) -> None:
     warm = subprocess.run([*command[:shim + 1], "-c", ""], env={**os.environ, "PEX_INTERPRETER": "1"},
                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
     if warm.returncode == 0:
-        for path in caches:
-            try:
-                mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY)
-            except OSError:
-                pass  # stays writable, as without this step
+        seal(caches)
+
+
+def seal(paths) -> None:
+    """Remount these mount points read-only, restating the flags each has (a caller without
+    privilege in the initial namespace must: the kernel locks them); one that cannot be stays
+    writable, as without this step."""
+    kept = dict(_mounts())
+    for path in paths:
+        try:
+            mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept.get(os.path.realpath(path), 0))
+        except OSError:
+            pass
 
 
 def die_with_parent() -> None:
