@@ -700,6 +700,7 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
     regions: List[RegionPlan] = []
     renamed_from_production = {new for old, new in diff.renamed_to.items()
                                if one_owner(base.owners(old), [F.PRODUCTION])}
+    neighbours: Dict[str, Optional[OracleClass]] = {}  # baselined address -> what it owes (the human lane's standard)
     for p in diff.paths:
         b_prod = one_owner(base.owners(p), [F.PRODUCTION])
         h_path = diff.renamed_to.get(p, p)
@@ -728,7 +729,8 @@ def _production_regions(diff: _Diff, baseline: Optional[Mapping[str, Optional[st
                 required = min(required, owed, key=_rank)
             else:
                 copied = ()
-            standard = _standard_beside(base, p, h_prod.region, baseline, adopted) if diff.policy.lane == HUMAN else None
+            standard = _standard_beside(base, p, h_prod.region, baseline, adopted, neighbours) \
+                if diff.policy.lane == HUMAN else None
             if standard is not None and _rank(standard[1]) < _rank(required):
                 required = standard[1]
             marks.append((p, PRODUCTION, (f"{'copied' if p in diff.copied_from else 'its code moved or copied'} "
@@ -1005,16 +1007,20 @@ def _required(base: Facts, address: str, kind: Optional[str], baseline: Optional
 
 
 def _standard_beside(base: Facts, path: str, kind: Optional[str], baseline: Optional[Mapping[str, Optional[str]]],
-                     adopted: Sequence[Tuple[str, str, Optional[str]]] = ()) -> Optional[Tuple[str, Optional[OracleClass]]]:
+                     adopted: Sequence[Tuple[str, str, Optional[str]]] = (),
+                     owed: Optional[Dict[str, Optional[OracleClass]]] = None,
+                     ) -> Optional[Tuple[str, Optional[OracleClass]]]:
     """The human lane's standard for a new production file: the strongest class the ratchet holds
     the baselined regions of its kind to in the nearest directory enclosing it that has any (its
     package, else the tree around it). A person adding a module owes what the code beside it was
     adopted at, as a person adding a function to an existing module does; a region meeting its
     floor there raises it to the floor. A baselined region the base no longer has (code moved or
     removed since adoption) counts with the class it was adopted at. None without a baseline or
-    such a neighbour."""
+    such a neighbour. `owed` keeps what each neighbour owes across the new files of one diff (each
+    costs a walk of the dependency graph)."""
     if baseline is None or kind is None:
         return None
+    owed = {} if owed is None else owed
     near = {t.address: t.path for t in base.targets
             if t.role == F.PRODUCTION and t.region == kind and t.address in baseline and t.path}
     gone = {a: q for a, q, k in adopted if k == kind and a in baseline and a not in base.by_address}
@@ -1022,8 +1028,10 @@ def _standard_beside(base: Facts, path: str, kind: Optional[str], baseline: Opti
     while True:
         inside = [a for a, q in {**gone, **near}.items() if directory == "" or q.startswith(directory + "/")]
         if inside:
-            return directory, max((_required(base, a, kind, baseline) if a in near else _cls_or_none(baseline[a])
-                                   for a in inside), key=_rank)
+            for a in inside:
+                if a not in owed:
+                    owed[a] = _required(base, a, kind, baseline) if a in near else _cls_or_none(baseline[a])
+            return directory, max((owed[a] for a in inside), key=_rank)
         if directory == "":
             return None
         directory = posixpath.dirname(directory)
