@@ -508,8 +508,7 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
                         f"UNJUDGED {region.path}:{sym.qualname}: no voter executed it when the baseline was "
                         f"written, so nothing judged this change (an oracle that runs it ratchets it up)",
                         region.path))
-                elif not ran and gi.lane == "human" and region.kind in REGION_KINDS \
-                        and not at_least(need, RegionKind(region.kind).floor):
+                elif not ran and gi.lane == "human" and _held_below_floor(region):
                     # A region judged only at its baseline (adoption lowered it below its floor):
                     # code no test runs is a reviewer's call in the human lane, said, not blocked.
                     reasons.append(Reason(
@@ -638,11 +637,17 @@ def _freeze_rules(gi: GateInput, judged: Mapping[str, RunJudgement]) -> Tuple[Re
     return tuple(reasons)
 
 
-def _new_below_floor(region: RegionPlan) -> bool:
-    """A new module whose requirement is below its kind's floor: the human lane held it to the
-    standard beside it (or it copies code held to its baseline)."""
-    return region.status == "added" and region.kind in REGION_KINDS and region.required is not None \
+def _held_below_floor(region: RegionPlan) -> bool:
+    """A region whose requirement is below its kind's floor: judged at its baseline, or (a new
+    module) at the standard beside it or its source's baseline."""
+    return region.kind in REGION_KINDS and region.required is not None \
         and not at_least(OracleClass(region.required), RegionKind(region.kind).floor)
+
+
+def _new_below_floor(region: RegionPlan) -> bool:
+    """A new module held below its kind's floor (the human lane's standard beside it, or the
+    baseline of the code it copies)."""
+    return region.status == "added" and _held_below_floor(region)
 
 
 def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:
