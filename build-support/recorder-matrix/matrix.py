@@ -46,8 +46,9 @@ SYSTEM_CA = "/etc/ssl/certs/ca-certificates.crt"
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(HERE))
 import suite  # noqa: E402  (this directory)
-from oracle_gate.core.results import RESULTS_RELPATH, Mutant, ResultsError, SessionResults, loads  # noqa: E402
-from oracle_gate.core.signature import Frame, failure_signature  # noqa: E402
+
+from oracle_gate.core.protocol.results import RESULTS_RELPATH, Mutant, ResultsError, SessionResults, loads  # noqa: E402
+from oracle_gate.core.protocol.signature import Frame, failure_signature  # noqa: E402
 
 
 class Entry(NamedTuple):
@@ -148,28 +149,35 @@ def ensure_venv(entry: Entry) -> Tuple[Path, bool]:
 
 # -- the runtime the setup hook ships --------------------------------------------------------------
 
-def _relative_imports(path: Path, level: int, prefix: str) -> List[str]:
-    names = []
+def _core_imports(path: Path) -> List[str]:
+    """The core modules (paths under core/, without `.py`) that a file of the plugin's package
+    imports relatively, in either form (`from ..core.protocol.results import x`, `from ..core.protocol
+    import results`)."""
+    package = list(path.relative_to(PLUGIN.parents[1]).parent.parts)
+    found = []
     for node in ast.walk(ast.parse(path.read_text())):
-        if not isinstance(node, ast.ImportFrom) or node.level != level:
+        if not isinstance(node, ast.ImportFrom) or node.level == 0:
             continue
-        module = node.module or ""
-        if module == prefix.rstrip("."):  # `from ..core import results`
-            names.extend(alias.name for alias in node.names)
-        elif module.startswith(prefix):
-            names.append(module[len(prefix):])
-    return names
+        base = package[:len(package) - (node.level - 1)] + (node.module.split(".") if node.module else [])
+        if base[:1] != ["core"]:
+            continue
+        for parts in ([*base[1:], alias.name] for alias in node.names):
+            found.append("/".join(parts if (CORE.joinpath(*parts).with_suffix(".py")).is_file() else parts[:-1]))
+    return found
 
 
 def plugin_core_modules() -> List[str]:
-    """The core modules the plugin imports, transitively, plus the package's __init__."""
-    todo = [m for path in sorted(PLUGIN.parent.glob("*.py")) for m in _relative_imports(path, 2, "core.")]
+    """The core modules the plugin imports, transitively, with the `__init__` of every package on
+    the way."""
+    todo = [m for path in sorted(PLUGIN.parent.glob("*.py")) for m in _core_imports(path)]
     seen = {"__init__"}
     while todo:
         module = todo.pop()
         if module not in seen:
             seen.add(module)
-            todo.extend(_relative_imports(CORE / f"{module}.py", 1, ""))
+            todo.extend(_core_imports(CORE / f"{module}.py"))
+            parts = module.split("/")
+            seen.update("/".join([*parts[:i], "__init__"]) for i in range(1, len(parts)))
     return sorted(seen)
 
 
@@ -429,9 +437,9 @@ def _check_mutants(python: Path, work: Path, runtime: Path) -> List[str]:
 
 
 def _check_cleanroom(python: Path, work: Path, runtime: Path) -> List[str]:
-    """The clean room (core/cleanroom.py): the property's calls into `add` are sampled (Hypothesis'
+    """The clean room (core/protocol/cleanroom.py): the property's calls into `add` are sampled (Hypothesis'
     engine aside) and replay the same in clean interpreters; the session's outcomes are unchanged."""
-    from oracle_gate.core import cleanroom as CR
+    from oracle_gate.core.protocol import cleanroom as CR
 
     watch = CR.encode_watch([CR.Watch("calc.py", "add", _line_of(suite.CALC, "def add"),
                                       _line_of(suite.CALC, "def add") + 1)])

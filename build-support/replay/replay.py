@@ -38,7 +38,7 @@ from typing import Dict, List, Optional, Sequence
 
 HERE = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(HERE / "src"))
-from oracle_gate.core.compare import matches  # noqa: E402 (the gate's own glob rule for exclude_globs)
+from oracle_gate.core.lanes.compare import matches  # noqa: E402 (the gate's own glob rule for exclude_globs)
 
 FAILED_TARGET = re.compile(r"^✕ (\S+) failed", re.MULTILINE)
 GIT_ID = {"GIT_AUTHOR_NAME": "replay", "GIT_AUTHOR_EMAIL": "replay@example.com",

@@ -20,12 +20,12 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from hypothesis import strategies as st
 
-from oracle_gate.core import facts as F
 from oracle_gate.core.classes import RegionKind
-from oracle_gate.core.compare import Comparison, Finding, RegionPlan
-from oracle_gate.core.facts import Facts, TargetFact, make_facts
-from oracle_gate.core.ledger import FreezeEntry, Ledger
-from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun
+from oracle_gate.core.judge.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun
+from oracle_gate.core.ladder.ledger import FreezeEntry, Ledger
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
+from oracle_gate.core.lanes.facts import Facts, TargetFact, make_facts
 
 KINDS = tuple(k.value for k in RegionKind)
 FLOOR_RANK = {None: -1, **{k.value: k.floor.rank for k in RegionKind}}

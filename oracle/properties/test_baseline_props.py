@@ -5,7 +5,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.baseline import Baseline, BaselineError, BaselineRegion, BaselineSkip, make_baseline
+from oracle_gate.core.lanes.baseline import Baseline, BaselineError, BaselineRegion, BaselineSkip, make_baseline
 
 names = st.from_regex(r"[a-z][a-z0-9_/]{0,12}\.py", fullmatch=True)
 regions = st.builds(BaselineRegion, names, names, st.sampled_from([None, "pure", "state", "io", "concurrent", "schema"]),

@@ -6,7 +6,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core import cleanroom as CR
+from oracle_gate.core.protocol import cleanroom as CR
 
 # Timing is no law here: a loaded machine (2 cores, suites in parallel) must not fail a deadline.
 load_tolerant = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,10 +8,10 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from facts_strategies import FLOOR_RANK, JUDGE_OPTIONS, KINDS, LEDGER_PATH, Tree, option_values, trees  # pants: no-infer-dep
-from oracle_gate.core import facts as F
 from oracle_gate.core.classes import RegionKind
-from oracle_gate.core.compare import AGENT, HARMLESS_OPTIONS, HUMAN, Change, Policy, compare, config_file_changes
-from oracle_gate.core.facts import Facts
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.compare import AGENT, HARMLESS_OPTIONS, HUMAN, Change, Policy, compare, config_file_changes
+from oracle_gate.core.lanes.facts import Facts
 
 RANKS = ("FLAG", "ENVIRONMENT", "CONFIG", "HARDCODED", "NONE")
 

@@ -8,8 +8,8 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.compat import downgrade
-from oracle_gate.core.symbols import changed_symbols, parse
+from oracle_gate.core.source.compat import downgrade
+from oracle_gate.core.source.symbols import changed_symbols, parse
 
 analysis = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

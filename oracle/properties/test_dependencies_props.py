@@ -8,7 +8,7 @@ from typing import Dict, FrozenSet, Set, Tuple
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.dependencies import changed_projects, lock_pins
+from oracle_gate.core.lanes.dependencies import changed_projects, lock_pins
 
 NAMES = ["attrs", "idna", "requests", "six", "urllib3", "zope-interface"]
 Locks = Dict[str, Tuple[str, Tuple[str, ...]]]

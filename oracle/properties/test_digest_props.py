@@ -3,7 +3,7 @@ bytes differ, and the line always names both digests."""
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.digests import drift_line, sha256_hex, validate_sha256
+from oracle_gate.core.ladder.digests import drift_line, sha256_hex, validate_sha256
 
 
 @given(st.binary(max_size=256))

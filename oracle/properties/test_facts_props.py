@@ -8,9 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from facts_strategies import Tree, trees  # pants: no-infer-dep
-from oracle_gate.core import facts as F
 from oracle_gate.core.classes import OracleClass
-from oracle_gate.core.facts import Facts, FactsError, make_facts
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.facts import Facts, FactsError, make_facts
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=6),

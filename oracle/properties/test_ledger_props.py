@@ -9,19 +9,9 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.ledger import (
-    DEFAULT_MAX_FREEZE_DAYS,
-    REQUIRED_KEYS,
-    FreezeEntry,
-    Ledger,
-    LedgerError,
-    capacity,
-    governed,
-    ledger_problems,
-    matching_entry,
-    parse_ledger,
-    suite_size,
-)
+from oracle_gate.core.ladder.ledger import (DEFAULT_MAX_FREEZE_DAYS, REQUIRED_KEYS, FreezeEntry, Ledger, LedgerError,
+                                            capacity, governed, ledger_problems, matching_entry, parse_ledger,
+                                            suite_size)
 
 dates = st.dates(min_value=datetime.date(2020, 1, 1), max_value=datetime.date(2030, 12, 31))
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=20).filter(str.strip)

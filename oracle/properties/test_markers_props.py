@@ -7,7 +7,7 @@ from typing import List, NamedTuple, Tuple
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.markers import added_markers, flake_markers, judge_config_change
+from oracle_gate.core.ladder.markers import added_markers, flake_markers, judge_config_change
 
 # Each example parses and analyses generated source (~20 ms alone, 10x that on a loaded 2-core
 # machine running tests in parallel): a timing deadline or the slow-generation check would fail

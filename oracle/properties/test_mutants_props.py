@@ -12,8 +12,8 @@ import warnings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.mutant_payload import MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env, encode_mutant_env
-from oracle_gate.core.mutants import FileToMutate, changed_lines, line_mutants, mutants
+from oracle_gate.core.ladder.mutants import FileToMutate, changed_lines, line_mutants, mutants
+from oracle_gate.core.protocol.mutant_payload import MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env, encode_mutant_env
 
 engine = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 

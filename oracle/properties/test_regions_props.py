@@ -4,18 +4,8 @@ suggested kind, reviewed entries survive, and a second run has nothing left to a
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.regions import (
-    DEFAULT_RULES,
-    PRECEDENCE,
-    RANK,
-    TargetFacts,
-    imports_of_source,
-    suggest,
-    suggest_all,
-    table_from_suggestions,
-    table_key_error,
-    table_region,
-)
+from oracle_gate.core.lanes.regions import (DEFAULT_RULES, PRECEDENCE, RANK, TargetFacts, imports_of_source, suggest,
+                                            suggest_all, table_from_suggestions, table_key_error, table_region)
 
 # Names that hit rules (patterns, their children) and names that hit none.
 rule_names = st.sampled_from(sorted({r.pattern.rstrip("*") + ("2" if r.pattern.endswith("*") else "")

@@ -14,18 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from facts_strategies import gate_inputs  # pants: no-infer-dep
-from oracle_gate.core.compare import LANES, ChangedPath
-from oracle_gate.core.ledger import parse_ledger
-from oracle_gate.core.report import (
-    console_lines,
-    github_annotations,
-    grouped_lines,
-    junit_xml,
-    ledger_row_templates,
-    report_json,
-    step_summary,
-)
-from oracle_gate.core.verdict import RANKS, VERDICTS, Reason, Severity, Verdict, evaluate
+from oracle_gate.core.judge.report import (console_lines, github_annotations, grouped_lines, junit_xml,
+                                           ledger_row_templates, report_json, step_summary)
+from oracle_gate.core.judge.verdict import RANKS, VERDICTS, Reason, Severity, Verdict, evaluate
+from oracle_gate.core.ladder.ledger import parse_ledger
+from oracle_gate.core.lanes.compare import LANES, ChangedPath
 
 REPORT_KEYS = {"schema", "version", "mode", "lane", "base", "head", "lanes", "changes", "regions", "oracles",
                "oracle_changes", "mutants", "cleanroom", "reasons", "ranks", "stopped_at", "min_rank_required", "verdict",

@@ -6,19 +6,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.results import (
-    MARKERS,
-    OUTCOMES,
-    PHASES,
-    FileRecord,
-    Mutant,
-    ResultsError,
-    SessionResults,
-    TestRecord,
-    Versions,
-    dumps,
-    loads,
-)
+from oracle_gate.core.protocol.results import (MARKERS, OUTCOMES, PHASES, FileRecord, Mutant, ResultsError,
+                                               SessionResults, TestRecord, Versions, dumps, loads)
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)
 name = text.filter(bool)

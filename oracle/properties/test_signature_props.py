@@ -3,12 +3,7 @@ freeze; a different exception or a different innermost frame is a different fail
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.signature import (
-    SIGNATURE_RE,
-    Frame,
-    failure_signature,
-    normalize_name,
-)
+from oracle_gate.core.protocol.signature import SIGNATURE_RE, Frame, failure_signature, normalize_name
 
 # Timing is no law here: a loaded machine (2 cores, suites in parallel) must not fail a deadline.
 load_tolerant = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])

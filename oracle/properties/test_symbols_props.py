@@ -8,7 +8,7 @@ from typing import Dict, List, NamedTuple, Tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.symbols import MODULE, changed_symbols, symbol_for_code, symbols
+from oracle_gate.core.source.symbols import MODULE, changed_symbols, symbol_for_code, symbols
 
 # Each example parses and analyses generated source (~20 ms alone, 10x that on a loaded 2-core
 # machine running tests in parallel): a timing deadline or the slow-generation check would fail

@@ -6,7 +6,7 @@ from typing import List, NamedTuple, Optional, Tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.tautology import tautology_findings
+from oracle_gate.core.ladder.tautology import tautology_findings
 
 # Each example parses and analyses generated source (~20 ms alone, 10x that on a loaded 2-core
 # machine running tests in parallel): a timing deadline or the slow-generation check would fail

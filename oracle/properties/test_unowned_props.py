@@ -8,9 +8,9 @@ import posixpath
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.compare import matches
-from oracle_gate.core.markers import judges_a_test
-from oracle_gate.core.unowned import group_counts, holds_no_code, unowned_globs
+from oracle_gate.core.ladder.markers import judges_a_test
+from oracle_gate.core.lanes.compare import matches
+from oracle_gate.core.lanes.unowned import group_counts, holds_no_code, unowned_globs
 
 segments = st.sampled_from(["a", "b", "c", "tests", "data"])
 paths = st.builds(lambda parts, name: "/".join([*parts, name]), st.lists(segments, max_size=3),

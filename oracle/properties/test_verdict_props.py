@@ -14,24 +14,11 @@ from hypothesis import strategies as st
 
 from facts_strategies import SIGNATURES, SYMBOLS, TODAY, gate_inputs  # pants: no-infer-dep
 from oracle_gate.core.classes import OracleClass, at_least, best_vote
-from oracle_gate.core.compare import Comparison, Finding, RegionPlan
-from oracle_gate.core.ledger import FreezeEntry, Ledger
-from oracle_gate.core.verdict import (
-    EXIT_EMPTY_VOTE,
-    EXIT_INFRA,
-    EXIT_MERGE,
-    EXIT_POLICY,
-    EXIT_PRODUCT,
-    RANK_STATUSES,
-    RANKS,
-    VERDICTS,
-    Case,
-    GateInput,
-    OracleRun,
-    Severity,
-    evaluate,
-    judge_run,
-)
+from oracle_gate.core.judge.verdict import (EXIT_EMPTY_VOTE, EXIT_INFRA, EXIT_MERGE, EXIT_POLICY, EXIT_PRODUCT,
+                                            RANK_STATUSES, RANKS, VERDICTS, Case, GateInput, OracleRun, Severity,
+                                            evaluate, judge_run)
+from oracle_gate.core.ladder.ledger import FreezeEntry, Ledger
+from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
 
 PRECEDENCE = ((Severity.POLICY, EXIT_POLICY), (Severity.INFRA, EXIT_INFRA), (Severity.PRODUCT, EXIT_PRODUCT),
               (Severity.EMPTY_VOTE, EXIT_EMPTY_VOTE), (Severity.FLOOR, EXIT_POLICY))

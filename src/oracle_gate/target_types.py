@@ -3,46 +3,23 @@ from __future__ import annotations
 
 from typing import Optional
 
-from pants.backend.python.target_types import (
-    InterpreterConstraintsField,
-    PythonRequirementTarget,
-    PythonResolveField,
-    PythonSourcesGeneratorTarget,
-    PythonSourceTarget,
-    PythonTestsExtraEnvVarsField,
-    PythonTestsGeneratingSourcesField,
-    PythonTestsGeneratorTarget,
-    PythonTestSourceField,
-    PythonTestsTimeoutField,
-    PythonTestTarget,
-    PythonTestUtilsGeneratorTarget,
-    SkipPythonTestsField,
-)
 from pants.backend.python.macros.python_requirements import PythonRequirementsTargetGenerator
+from pants.backend.python.target_types import (InterpreterConstraintsField, PythonRequirementTarget, PythonResolveField,
+                                               PythonSourcesGeneratorTarget, PythonSourceTarget,
+                                               PythonTestsExtraEnvVarsField, PythonTestsGeneratingSourcesField,
+                                               PythonTestsGeneratorTarget, PythonTestSourceField,
+                                               PythonTestsTimeoutField, PythonTestTarget,
+                                               PythonTestUtilsGeneratorTarget, SkipPythonTestsField)
 from pants.backend.shell.target_types import ShellSourcesGeneratorTarget, ShellSourceTarget
-from pants.core.target_types import (
-    FileSourceField,
-    FilesGeneratorTarget,
-    FileTarget,
-    ResourcesGeneratorTarget,
-    ResourceTarget,
-)
+from pants.core.target_types import (FilesGeneratorTarget, FileSourceField, FileTarget, ResourcesGeneratorTarget,
+                                     ResourceTarget)
 from pants.engine.addresses import Address
-from pants.engine.target import (
-    COMMON_TARGET_FIELDS,
-    BoolField,
-    Dependencies,
-    IntField,
-    InvalidFieldException,
-    StringField,
-    StringSequenceField,
-    Target,
-    ValidNumbers,
-)
+from pants.engine.target import (COMMON_TARGET_FIELDS, BoolField, Dependencies, IntField, InvalidFieldException,
+                                 StringField, StringSequenceField, Target, ValidNumbers)
 from pants.util.strutil import help_text
 
 from oracle_gate.core.classes import REGION_KINDS
-from oracle_gate.core.digests import validate_sha256
+from oracle_gate.core.ladder.digests import validate_sha256
 
 
 class OracleRegionField(StringField):

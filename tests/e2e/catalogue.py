@@ -52,7 +52,7 @@ class Patch:
 
 
 def EXIT_OF(code: str) -> int:  # noqa: N802 (a table, read as one)
-    """The exit code a verdict whose deciding reason is `code` has (README "Reason codes")."""
+    """The exit code a verdict whose deciding reason is `code` has (docs/reference.md, "Reason lines and exit codes")."""
     if code in ("FAIL", "NO_RESULTS", "ORACLE_ERROR", "PROBE_NUMB", "NUMB", "IMPURE"):
         return 1
     if code == "EMPTY_VOTE":

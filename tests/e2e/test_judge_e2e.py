@@ -73,7 +73,7 @@ def both(repo) -> tuple:
 
 def test_a_head_that_edits_the_plugin_in_its_tree_is_judged_by_the_base_plugin(repo):
     r = repo("edit-the-judge")
-    r.replace("plugin/oracle_gate/core/verdict.py", "def _exit_code(reasons: Iterable[Reason]) -> int:\n",
+    r.replace("plugin/oracle_gate/core/judge/verdict.py", "def _exit_code(reasons: Iterable[Reason]) -> int:\n",
               "def _exit_code(reasons: Iterable[Reason]) -> int:\n    return EXIT_MERGE\n")
     r.replace("src/billing/money.py", *BUG)
     r.commit("split: rounding (and a friendlier verdict)")

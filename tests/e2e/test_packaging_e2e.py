@@ -16,8 +16,10 @@ def build_wheel(tmp: Path) -> Tuple[Path, str]:
     root = tmp / "plugin"
     shutil.copytree(PLUGIN_SRC / "oracle_gate", root / "src" / "oracle_gate", ignore=shutil.ignore_patterns("__pycache__"))
     builds = sorted(p.relative_to(root).as_posix() for p in root.rglob("BUILD"))
-    assert builds == ["src/oracle_gate/BUILD", "src/oracle_gate/core/BUILD", "src/oracle_gate/rules/BUILD",
-                      "src/oracle_gate/sandbox/BUILD"], builds
+    assert builds == ["src/oracle_gate/BUILD", "src/oracle_gate/core/BUILD", "src/oracle_gate/core/judge/BUILD",
+                      "src/oracle_gate/core/ladder/BUILD", "src/oracle_gate/core/lanes/BUILD",
+                      "src/oracle_gate/core/protocol/BUILD", "src/oracle_gate/core/source/BUILD",
+                      "src/oracle_gate/rules/BUILD", "src/oracle_gate/sandbox/BUILD"], builds
     version = re.search(r'version="([^"]+)"', (root / "src/oracle_gate/BUILD").read_text()).group(1)
     repo = Repo(root)
     shutil.copy2(PLUGIN_SRC.parent / "pants", root / "pants")

@@ -19,9 +19,9 @@ from pants.engine.target import DependenciesRequest
 from pants.testutil.rule_runner import RuleRunner
 
 from oracle_gate import register
-from oracle_gate.core import facts as F
 from oracle_gate.core.classes import OracleClass
-from oracle_gate.core.ledger import parse_ledger
+from oracle_gate.core.ladder.ledger import parse_ledger
+from oracle_gate.core.lanes import facts as F
 from oracle_gate.rules.facts import FixtureDigest, FixtureDigestRequest, OracleFacts, TreeFacts, TreeFactsRequest
 from oracle_gate.rules.lock import OracleLock
 from oracle_gate.rules.sandbox_setup import OracleSandboxSetupRequest
@@ -154,7 +154,7 @@ def test_the_sandbox_hook_ships_the_recorder_and_never_refuses(rule_runner: Rule
     setup = rule_runner.request(PytestPluginSetup, [OracleSandboxSetupRequest(test_store)])
     files = set(rule_runner.request(Snapshot, [setup.digest]).files)
     runtime = "tests/_oracle_gate_boot/runtime/_oracle_gate_sandbox"
-    assert {f"{runtime}/sandbox/plugin.py", f"{runtime}/sandbox/replay.py", f"{runtime}/core/results.py",
+    assert {f"{runtime}/sandbox/plugin.py", f"{runtime}/sandbox/replay.py", f"{runtime}/core/protocol/results.py",
             "tests/_oracle_gate_boot/plugin.py", "tests/_oracle_gate_boot/replay.py", "tests/_oracle_gate_boot/runtime_path.py",
             "tests/oracle_gate_sandbox-1.0.dist-info/entry_points.txt", "oracle/ledger.json"} <= files, files
     # No __init__.py where coverage.py would walk into the recorder from the source root.

@@ -5,10 +5,10 @@ import json
 
 import pytest
 
-from oracle_gate.core import facts as F
-from oracle_gate.core.baseline import Baseline, BaselineError, BaselineRegion, BaselineSkip, make_baseline
-from oracle_gate.core.compare import Change, Policy, compare
-from oracle_gate.core.facts import TargetFact, make_facts
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.baseline import Baseline, BaselineError, BaselineRegion, BaselineSkip, make_baseline
+from oracle_gate.core.lanes.compare import Change, Policy, compare
+from oracle_gate.core.lanes.facts import TargetFact, make_facts
 
 SIG_A, SIG_B = "0123456789abcdef", "fedcba9876543210"
 

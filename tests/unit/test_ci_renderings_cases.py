@@ -5,9 +5,9 @@ from pathlib import Path
 
 import xmlschema
 
-from oracle_gate.core.compare import Comparison, Finding, RegionPlan
-from oracle_gate.core.verdict import Case, GateInput, OracleRun, evaluate
-from oracle_gate.core.report import github_annotations, junit_xml, step_summary
+from oracle_gate.core.judge.report import github_annotations, junit_xml, step_summary
+from oracle_gate.core.judge.verdict import Case, GateInput, OracleRun, evaluate
+from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
 
 SCHEMA = xmlschema.XMLSchema(str(Path(__file__).resolve().parents[2] / "fixtures" / "junit.xsd"))
 

@@ -1,5 +1,5 @@
 """The clean room in one real pytest session (known cases): the recorder samples the calls the tests
-make into the watched functions, then replays each in clean interpreters (core/cleanroom.py)."""
+make into the watched functions, then replays each in clean interpreters (core/protocol/cleanroom.py)."""
 import ast
 import datetime
 import os
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from oracle_gate.core import cleanroom as CR
+from oracle_gate.core.protocol import cleanroom as CR
 
 MODULE = '''\
 import datetime

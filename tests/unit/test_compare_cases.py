@@ -7,11 +7,11 @@ from typing import Dict, Iterable, Optional
 
 import pytest
 
-from oracle_gate.core import facts as F
-from oracle_gate.core.compare import HUMAN, Change, Policy, compare, config_file_changes
-from oracle_gate.core.facts import TargetFact, make_facts
-from oracle_gate.core.report import report_json
-from oracle_gate.core.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun, evaluate
+from oracle_gate.core.judge.report import report_json
+from oracle_gate.core.judge.verdict import Case, ChangedSymbolEvidence, GateInput, MutantResult, OracleRun, evaluate
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.compare import HUMAN, Change, Policy, compare, config_file_changes
+from oracle_gate.core.lanes.facts import TargetFact, make_facts
 
 REGIONS = {"money": "pure", "tax": "pure", "store": "state", "invoice_io": "io", "worker": "concurrent",
            "schema": "schema"}
@@ -641,7 +641,7 @@ def test_one_typed_policy_reads_option_values_and_refuses_bad_ones_in_one_line()
 
 
 def test_a_diff_of_documentation_no_target_owns_needs_no_base_facts_and_nothing_else_does():
-    from oracle_gate.core.compare import DEFAULT_OTHER_GLOBS, documentation_only
+    from oracle_gate.core.lanes.compare import DEFAULT_OTHER_GLOBS, documentation_only
 
     head = make_facts([TargetFact("src/a.py", "python_source", F.PRODUCTION, ("src/a.py",), region="pure"),
                        TargetFact("docs/site.md", "resource", F.OTHER, ("docs/site.md",))])

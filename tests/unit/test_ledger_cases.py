@@ -3,16 +3,8 @@ import json
 
 import pytest
 
-from oracle_gate.core.ledger import (
-    Ledger,
-    LedgerError,
-    capacity,
-    check_ledger,
-    ledger_problems,
-    matching_entry,
-    parse_ledger,
-    suite_size,
-)
+from oracle_gate.core.ladder.ledger import (Ledger, LedgerError, capacity, check_ledger, ledger_problems,
+                                            matching_entry, parse_ledger, suite_size)
 
 ROW = {"signature": "0123456789abcdef", "test": "test_x", "exception": "TimeoutError", "reason": "slow",
        "owner": "team", "added": "2026-11-01", "expires": "2026-11-15"}

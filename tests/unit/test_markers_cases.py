@@ -3,8 +3,9 @@ import textwrap
 
 import pytest
 
-from oracle_gate.core.markers import ConfigError, ConfigFinding, Marker, added_markers, flake_markers, judge_config_change
-from oracle_gate.core.symbols import SourceError, render
+from oracle_gate.core.ladder.markers import (ConfigError, ConfigFinding, Marker, added_markers, flake_markers,
+                                             judge_config_change)
+from oracle_gate.core.source.symbols import SourceError, render
 
 
 def r(text: str, string: bool = False) -> str:
@@ -305,7 +306,7 @@ def test_bad_configuration_is_a_one_line_error():
 
 
 def test_a_configuration_file_judges_only_the_tests_below_it():
-    from oracle_gate.core.markers import judges_a_test
+    from oracle_gate.core.ladder.markers import judges_a_test
 
     tests = ["packages/a/tests/test_x.py", "tests/test_root.py"]
     assert judges_a_test("pyproject.toml", [])  # the root's reaches every test there will be

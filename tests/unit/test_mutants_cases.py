@@ -12,17 +12,10 @@ import zlib
 
 import pytest
 
-from oracle_gate.core.mutants import (
-    FileToMutate,
-    changed_lines,
-    line_mutants,
-    moved_in,
-    removed_lines,
-    KINDS,
-    mutant_id,
-    mutants,
-)
-from oracle_gate.core.mutant_payload import ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env, encode_mutant_env
+from oracle_gate.core.ladder.mutants import (KINDS, FileToMutate, changed_lines, line_mutants, moved_in, mutant_id,
+                                             mutants, removed_lines)
+from oracle_gate.core.protocol.mutant_payload import (ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env,
+                                                      encode_mutant_env)
 
 MONEY = '''"""Splitting money without losing a cent (pure)."""
 from typing import List

@@ -1,17 +1,8 @@
 """Region suggestions and the region table, known cases."""
 import pytest
 
-from oracle_gate.core.regions import (
-    Rule,
-    TargetFacts,
-    imports_of_source,
-    kind_counts,
-    suggest,
-    suggest_all,
-    table_from_suggestions,
-    table_key_error,
-    table_region,
-)
+from oracle_gate.core.lanes.regions import (Rule, TargetFacts, imports_of_source, kind_counts, suggest, suggest_all,
+                                            table_from_suggestions, table_key_error, table_region)
 
 
 def kind(path="src/pkg/mod.py", imports=(), test_util=False):

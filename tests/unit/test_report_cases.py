@@ -5,18 +5,10 @@ import datetime
 import json
 import xml.etree.ElementTree as ET
 
-from oracle_gate.core.compare import LANES, ChangedPath, Comparison, RegionPlan
-from oracle_gate.core.report import (
-    console_lines,
-    dry_run_lines,
-    github_annotations,
-    grouped_lines,
-    junit_xml,
-    ledger_row_templates,
-    report_json,
-    step_summary,
-)
-from oracle_gate.core.verdict import RANKS, Case, GateInput, OracleRun, Reason, Severity, Verdict, evaluate
+from oracle_gate.core.judge.report import (console_lines, dry_run_lines, github_annotations, grouped_lines, junit_xml,
+                                           ledger_row_templates, report_json, step_summary)
+from oracle_gate.core.judge.verdict import RANKS, Case, GateInput, OracleRun, Reason, Severity, Verdict, evaluate
+from oracle_gate.core.lanes.compare import LANES, ChangedPath, Comparison, RegionPlan
 
 TAX = "src/billing/tax.py"
 EXAMPLES = "tests/test_tax_examples.py"

@@ -2,17 +2,8 @@ import json
 
 import pytest
 
-from oracle_gate.core.results import (
-    RESULTS_RELPATH,
-    FileRecord,
-    Mutant,
-    ResultsError,
-    SessionResults,
-    TestRecord,
-    Versions,
-    dumps,
-    loads,
-)
+from oracle_gate.core.protocol.results import (RESULTS_RELPATH, FileRecord, Mutant, ResultsError, SessionResults,
+                                               TestRecord, Versions, dumps, loads)
 
 SHA = "a" * 64
 VERSIONS = Versions(python="3.9.18", pytest="7.0.1", hypothesis="6.141.1")

@@ -1,4 +1,4 @@
-from oracle_gate.core.signature import Frame, failure_signature, normalize_name, parameter_shape
+from oracle_gate.core.protocol.signature import Frame, failure_signature, normalize_name, parameter_shape
 
 
 def test_normalized_names():

@@ -4,7 +4,7 @@ import types
 
 import pytest
 
-from oracle_gate.core.symbols import ChangedSymbol, SourceError, changed_symbols, symbol_for_code, symbols
+from oracle_gate.core.source.symbols import ChangedSymbol, SourceError, changed_symbols, symbol_for_code, symbols
 
 
 def src(text: str) -> str:
@@ -219,7 +219,7 @@ def test_every_real_code_object_of_a_known_module_maps_and_real_qualnames_agree(
 
 
 def test_names_used_by_changed_code_include_calls_attributes_and_imports():
-    from oracle_gate.core.symbols import names_used
+    from oracle_gate.core.source.symbols import names_used
 
     source = ("from billing.weights import split_weighted as sw\nimport os\n\nLIMIT = os.cpu_count()\n\n\n"
               "def split(total, parts):\n    if parts > 1000:\n        return _big_split(total, parts)\n"
@@ -256,7 +256,7 @@ class Sizes:
 
 
 def test_code_moved_or_copied_out_of_base_files_names_them_and_new_code_names_none():
-    from oracle_gate.core.symbols import copied_code, defined_names
+    from oracle_gate.core.source.symbols import copied_code, defined_names
 
     moved = 'from .utils import KB\n__all__ = ["parse_size"]\n\n\ndef parse_size(text):\n' \
             '    return int(text[:-1]) * KB if text.endswith("k") else int(text)\n'
@@ -277,7 +277,7 @@ def test_code_moved_or_copied_out_of_base_files_names_them_and_new_code_names_no
 
 
 def test_moved_code_with_an_import_that_rebinds_a_name_or_an_export_list_that_runs_code_is_new_code():
-    from oracle_gate.core.symbols import copied_code, declared_encoding, is_export_list, rebinding_imports
+    from oracle_gate.core.source.symbols import copied_code, declared_encoding, is_export_list, rebinding_imports
 
     base = "from decimal import Decimal\nimport numpy as np\n\n\ndef f(x):\n    return Decimal(x)\n"
     moved = "from decimal import Decimal\n\n\ndef f(x):\n    return Decimal(x)\n"

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.symbols import SourceError, render
-from oracle_gate.core.tautology import Finding, tautology_findings
+from oracle_gate.core.ladder.tautology import Finding, tautology_findings
+from oracle_gate.core.source.symbols import SourceError, render
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
 
@@ -20,8 +20,12 @@ def src(text: str) -> str:
 
 
 def production(directory: str, package: str):
-    return {f"{package}.{p.stem}" if p.stem != "__init__" else package: p.read_text()
-            for p in sorted((ROOT / directory).glob("*.py"))}
+    """Every module of the package and its subpackages, by dotted name."""
+    out = {}
+    for p in sorted((ROOT / directory).rglob("*.py")):
+        parts = [package, *p.relative_to(ROOT / directory).with_suffix("").parts]
+        out[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = p.read_text()
+    return out
 
 
 BILLING = production("examples/billing/src/billing", "billing")

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.symbols import SourceError
-from oracle_gate.core.testaware import Finding, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding, test_aware_findings
+from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
 ORACLES = ("oracle", "examples/billing/oracle")
@@ -20,7 +20,7 @@ def whats(head: str, base=None):
 
 def test_honest_production_code_has_no_findings():
     billing = sorted((ROOT / "examples/billing/src/billing").glob("*.py"))
-    core = sorted((ROOT / "src/oracle_gate/core").glob("*.py"))
+    core = sorted((ROOT / "src/oracle_gate/core").rglob("*.py"))
     assert len(billing) >= 6 and len(core) >= 10
     for path in billing + core:
         found = test_aware_findings(str(path), None, path.read_text(), ORACLES)

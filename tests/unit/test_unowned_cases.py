@@ -1,6 +1,6 @@
 """Known cases of the unowned-path policy adoption writes, and of empty package markers (how the
 comparison treats them: test_compare_cases.py)."""
-from oracle_gate.core.unowned import group_counts, holds_no_code, unowned_globs
+from oracle_gate.core.lanes.unowned import group_counts, holds_no_code, unowned_globs
 
 TRACKED = ["BUILD", "MANIFEST.in", ".pre-commit-config.yaml", "src/app/BUILD", "src/app/a.py",
            "tests/__init__.py", "tests/BUILD", "tests/test_a.py", "tests/data/one.json", "tests/data/deep/two.bin",

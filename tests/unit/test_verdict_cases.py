@@ -3,17 +3,10 @@ that produces it."""
 import dataclasses
 import datetime
 
-from oracle_gate.core.compare import Comparison, Finding, RegionPlan
-from oracle_gate.core.ledger import FreezeEntry, Ledger
-from oracle_gate.core.verdict import (
-    CleanroomCheck,
-    Case,
-    ChangedSymbolEvidence,
-    GateInput,
-    MutantResult,
-    OracleRun,
-    evaluate,
-)
+from oracle_gate.core.judge.verdict import (Case, ChangedSymbolEvidence, CleanroomCheck, GateInput, MutantResult,
+                                            OracleRun, evaluate)
+from oracle_gate.core.ladder.ledger import FreezeEntry, Ledger
+from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
 
 TODAY = datetime.date(2026, 11, 30)
 TAX = "src/billing/tax.py"

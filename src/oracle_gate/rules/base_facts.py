@@ -24,7 +24,7 @@ from pants.engine.process import FallibleProcessResult, Process, ProcessCacheSco
 from pants.engine.rules import Get, collect_rules, rule
 from pants.util.logging import LogLevel
 
-from oracle_gate.core.facts import FACTS_VERSION, Facts, FactsError
+from oracle_gate.core.lanes.facts import FACTS_VERSION, Facts, FactsError
 from oracle_gate.rules import base_facts_driver as DRIVER
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, ancestors
 

@@ -11,57 +11,32 @@ from enum import Enum
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from pants.backend.project_info.dependents import AddressToDependents
-from pants.backend.python.target_types import (
-    PythonRequirementsField,
-    PythonSourceField,
-    PythonTestSourceField,
-    PythonTestUtilsGeneratorTarget,
-    SkipPythonTestsField,
-)
-from pants.core.target_types import AssetSourceField
+from pants.backend.python.target_types import (PythonRequirementsField, PythonSourceField, PythonTestSourceField,
+                                               PythonTestUtilsGeneratorTarget, SkipPythonTestsField)
 from pants.base.build_root import BuildRoot
+from pants.core.target_types import AssetSourceField
 from pants.engine.addresses import Address
-from pants.engine.fs import DigestContents, DigestEntries, FileEntry, PathGlobs
 from pants.engine.console import Console
+from pants.engine.fs import DigestContents, DigestEntries, FileEntry, PathGlobs
 from pants.engine.goal import Goal, GoalSubsystem
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
-from pants.engine.target import (
-    AllUnexpandedTargets,
-    SingleSourceField,
-    SourcesField,
-    SourcesPaths,
-    SourcesPathsRequest,
-    Tags,
-    Target,
-    TargetGenerator,
-    TransitiveTargets,
-    TransitiveTargetsRequest,
-)
-from pants.option.scope import Scope, ScopedOptions
+from pants.engine.target import (AllUnexpandedTargets, SingleSourceField, SourcesField, SourcesPaths,
+                                 SourcesPathsRequest, Tags, Target, TargetGenerator, TransitiveTargets,
+                                 TransitiveTargetsRequest)
 from pants.option.option_types import StrOption
+from pants.option.scope import Scope, ScopedOptions
 from pants.util.logging import LogLevel
 from pants.util.strutil import help_text
 from pants.version import VERSION as _PANTS_VERSION
 
-from oracle_gate.core import facts as F
-from oracle_gate.core import regions as R
-from oracle_gate.core.compare import GLOBAL_JUDGE_KEYS, JUDGE_SCOPES
-from oracle_gate.core.dependencies import normalize_project
-from oracle_gate.core.digests import drift_line
-from oracle_gate.target_types import (
-    BaselineSourceField,
-    EntryPointField,
-    FreezeLedgerSourceField,
-    GovernsField,
-    LockedFixtureSourceField,
-    MinExamplesField,
-    OracleDraftField,
-    OracleRegionField,
-    OracleTestToolingField,
-    ProbesSourceField,
-    ReplaySourceField,
-    Sha256Field,
-)
+from oracle_gate.core.ladder.digests import drift_line
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes import regions as R
+from oracle_gate.core.lanes.compare import GLOBAL_JUDGE_KEYS, JUDGE_SCOPES
+from oracle_gate.core.lanes.dependencies import normalize_project
+from oracle_gate.target_types import (BaselineSourceField, EntryPointField, FreezeLedgerSourceField, GovernsField,
+                                      LockedFixtureSourceField, MinExamplesField, OracleDraftField, OracleRegionField,
+                                      OracleTestToolingField, ProbesSourceField, ReplaySourceField, Sha256Field)
 
 
 def pants_version() -> str:

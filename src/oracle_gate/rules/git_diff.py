@@ -11,7 +11,7 @@ import subprocess
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
-from oracle_gate.core.compare import Change
+from oracle_gate.core.lanes.compare import Change
 
 DEFAULT_BASES = ("origin/main", "main", "origin/master", "master")
 

@@ -24,26 +24,28 @@ from pants.engine.internals.session import RunId
 from pants.engine.process import FallibleProcessResult, Process
 from pants.engine.rules import Get, MultiGet, collect_rules, goal_rule, rule
 from pants.engine.target import FilteredTargets, Target
-from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.option.global_options import GlobalOptions
 from pants.option.option_types import BoolOption, StrListOption, StrOption
+from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
 from pants.util.strutil import help_text
 
-from oracle_gate.core import compare as C
-from oracle_gate.core import regions as R
-from oracle_gate.core import facts as F
-from oracle_gate.core import verdict as V
-from oracle_gate.core.baseline import BaselineRegion, BaselineSkip, make_baseline
-from oracle_gate.core.digests import sha256_hex
-from oracle_gate.core.signature import normalize_name
-from oracle_gate.core.unowned import group_counts, unowned_globs
+from oracle_gate.core.judge import verdict as V
+from oracle_gate.core.ladder.digests import sha256_hex
+from oracle_gate.core.lanes import compare as C
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes import regions as R
+from oracle_gate.core.lanes.baseline import BaselineRegion, BaselineSkip, make_baseline
+from oracle_gate.core.lanes.unowned import group_counts, unowned_globs
+from oracle_gate.core.protocol.signature import normalize_name
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
-from oracle_gate.rules.gate import Sources, oracle_runs, run_set, targets_of
+from oracle_gate.rules.gate import oracle_runs, run_set
 from oracle_gate.rules.git_diff import GitDiffError, tracked_files
+from oracle_gate.rules.ladder_runs import targets_of
 from oracle_gate.rules.lock import rewrite_lock, write_adoption
 from oracle_gate.rules.runs import Jail, OracleRuns, OracleRunsRequest
+from oracle_gate.rules.static_checks import Sources
 from oracle_gate.target_types import OracleDraftField, ReplaySourceField, Sha256Field
 
 # -- oracle-ratchet (writes the baseline) ----------------------------------------------------------------------------------

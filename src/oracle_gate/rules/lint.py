@@ -16,9 +16,9 @@ from pants.option.option_types import SkipOption
 from pants.option.subsystem import Subsystem
 from pants.util.logging import LogLevel
 
-from oracle_gate.core.ledger import check_ledger, suite_size
+from oracle_gate.core.ladder.ledger import check_ledger, suite_size
 from oracle_gate.rules.facts import FixtureDigest, FixtureDigestRequest
-from oracle_gate.rules.gate import OracleGateSubsystem
+from oracle_gate.rules.gate_options import OracleGateSubsystem
 from oracle_gate.target_types import FreezeLedgerSourceField, GovernsField, Sha256Field
 
 

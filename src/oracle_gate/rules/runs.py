@@ -21,13 +21,10 @@ from typing import Any, Dict, FrozenSet, Optional, Tuple
 from pants.backend.python.goals.pytest_runner import PyTestRequest, TestMetadata, TestSetup, TestSetupRequest
 from pants.backend.python.subsystems.pytest import PythonTestFieldSet
 from pants.core.goals.test import TestRequest, TestSubsystem
-from pants.core.util_rules.environments import (
-    ChosenLocalEnvironmentName,
-    EnvironmentName,
-    SingleEnvironmentNameRequest,
-)
+from pants.core.util_rules.environments import ChosenLocalEnvironmentName, EnvironmentName, SingleEnvironmentNameRequest
 from pants.core.util_rules.partitions import Partitions
-from pants.engine.fs import CreateDigest, Digest, DigestContents, DigestSubset, FileContent, MergeDigests, PathGlobs, RemovePrefix
+from pants.engine.fs import (CreateDigest, Digest, DigestContents, DigestSubset, FileContent, MergeDigests, PathGlobs,
+                             RemovePrefix)
 from pants.engine.process import FallibleProcessResult, Process, ProcessCacheScope, ProcessResultMetadata
 from pants.engine.rules import Get, MultiGet, collect_rules, rule
 from pants.engine.target import Target
@@ -35,9 +32,9 @@ from pants.util.collections import partition_sequentially
 from pants.util.frozendict import FrozenDict
 from pants.util.logging import LogLevel
 
-from oracle_gate.core import cleanroom as CR
-from oracle_gate.core import mutant_payload as MP
-from oracle_gate.core import results as R
+from oracle_gate.core.protocol import cleanroom as CR
+from oracle_gate.core.protocol import mutant_payload as MP
+from oracle_gate.core.protocol import results as R
 
 EXTRA_OUTPUT = "extra-output"
 
@@ -276,7 +273,7 @@ async def rerun_oracle(request: OracleRerunRequest, local_env: ChosenLocalEnviro
 class MutantRunRequest:
     target: Target
     metadata: TestMetadata
-    env_value: str  # core/mutant_payload.ENV_VAR
+    env_value: str  # core/protocol/mutant_payload.ENV_VAR
     mutant_id: str
     timeout_seconds: int
     jail: Jail = NO_JAIL
@@ -325,7 +322,7 @@ async def run_mutant(request: MutantRunRequest) -> MutantRun:
 class CleanroomRunRequest:
     target: Target
     metadata: TestMetadata
-    watch: str  # ORACLE_GATE_CLEANROOM: the functions to sample (core/cleanroom.py)
+    watch: str  # ORACLE_GATE_CLEANROOM: the functions to sample (core/protocol/cleanroom.py)
     jail: Jail = NO_JAIL
 
 

@@ -21,15 +21,10 @@ from pants.engine.unions import UnionRule
 from pants.source.source_root import SourceRoot, SourceRootRequest
 from pants.util.logging import LogLevel
 
-from oracle_gate.core.ledger import governed
+from oracle_gate.core.ladder.ledger import governed
 from oracle_gate.rules.facts import OracleGateError, TestClosure, TestClosureRequest
-from oracle_gate.target_types import (
-    EntryPointField,
-    FreezeLedgerSourceField,
-    GovernsField,
-    ProbesSourceField,
-    ReplaySourceField,
-)
+from oracle_gate.target_types import (EntryPointField, FreezeLedgerSourceField, GovernsField, ProbesSourceField,
+                                      ReplaySourceField)
 
 SANDBOX_PACKAGE = "_oracle_gate_sandbox"
 # What the sandbox holds under the test's source root: a directory without `__init__.py`, so
@@ -40,8 +35,10 @@ SANDBOX_PACKAGE = "_oracle_gate_sandbox"
 BOOT_PACKAGE = "_oracle_gate_boot"
 CONFIG_DIR = ".oracle-gate/config"
 LEDGER_DIR = ".oracle-gate/ledgers"
-# The core modules the recorder imports (relatively), shipped beside it.
-CORE_MODULES = ("__init__", "results", "signature", "cleanroom", "mutant_payload")
+# The core modules the recorder imports (relatively), shipped beside it: the protocol package,
+# paths under core/ without `.py`.
+CORE_MODULES = ("__init__", "protocol/__init__", "protocol/results", "protocol/signature", "protocol/cleanroom",
+                "protocol/mutant_payload")
 SANDBOX_MODULES = ("__init__", "plugin", "replay", "clean_interpreter", "jail")
 DIST_INFO = "oracle_gate_sandbox-1.0.dist-info"
 PLUGINS = {"oracle_gate": "plugin", "oracle_gate_replay": "replay"}  # pytest11 entry point -> module

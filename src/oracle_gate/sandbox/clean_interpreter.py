@@ -1,7 +1,7 @@
-"""The clean interpreter's program (core/cleanroom.py says what the clean room is).
+"""The clean interpreter's program (core/protocol/cleanroom.py says what the clean room is).
 
-The recorder copies this file as `main.py`, and core/cleanroom.py as `cleanroom_protocol.py`, to a
-directory outside the test's sandbox and runs `python -s -B main.py spec.json out.json` there with
+The recorder copies this file as `main.py`, and core/protocol/cleanroom.py as `cleanroom_protocol.py`,
+to a directory outside the test's sandbox and runs `python -s -B main.py spec.json out.json` there with
 a minimal environment: it moves the clocks, refuses to import a test runner, puts the test's
 sys.path in place, rebuilds each sampled call from its pickled arguments, calls it (twice, with the
 first result mutated in between, when the spec says `again`) and writes what each call did.
@@ -18,12 +18,12 @@ import sys
 from typing import Any, List, Optional, Sequence
 
 try:
-    from ..core.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
+    from ..core.protocol.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                MS_REMOUNT, die_with_parent, mount, unshare)
+                                MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
 
 def _waited(pid: int) -> int:

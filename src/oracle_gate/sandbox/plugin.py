@@ -4,7 +4,7 @@ Per test it records the outcome pytest reported, the failure or skip signature, 
 a skip or xfail, and Hypothesis' example count and whether the search space was exhausted. Per
 test file it records the sandbox code the file's collection and tests executed and the locked
 fixtures' sha256 after the session; per session, whether every collected test finished. The
-format is core/results.py; the gate judges from it.
+format is core/protocol/results.py; the gate judges from it.
 
 It never changes an outcome, a report or the exit status, loads no Hypothesis settings, and
 catches its own exceptions (kept as `recorder_errors`). Pants copies it with the core modules it
@@ -37,8 +37,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 import pytest  # pants: no-infer-dep
 
-from ..core import cleanroom as CR
-from ..core.results import (
+from ..core.protocol import cleanroom as CR
+from ..core.protocol.results import (
     RESULTS_RELPATH,
     TAIL_LINES,
     FileRecord,
@@ -49,8 +49,8 @@ from ..core.results import (
     Versions,
     dumps,
 )
-from ..core.mutant_payload import ENV_VAR as MUTANT_PAYLOAD_ENV, decode_mutant_env
-from ..core.signature import Frame, failure_signature, parameter_shape
+from ..core.protocol.mutant_payload import ENV_VAR as MUTANT_PAYLOAD_ENV, decode_mutant_env
+from ..core.protocol.signature import Frame, failure_signature, parameter_shape
 
 EXTRA_OUTPUT = "extra-output"  # Pants collects this directory of the sandbox
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
@@ -319,7 +319,7 @@ def _under(path: str, root: str) -> bool:
 
 
 class _Sampler:
-    """Samples the calls a test makes into the watched functions (core/cleanroom.py): arguments as
+    """Samples the calls a test makes into the watched functions (core/protocol/cleanroom.py): arguments as
     the call began, outcome as it ended; per function, the SAMPLES_PER_FUNCTION calls whose
     arguments hash lowest among the first CALLS_CONSIDERED. Fed by the evidence profile hook."""
 
@@ -420,7 +420,7 @@ class _Sampler:
             del kept[max(kept)]
 
     def replay(self, root: str) -> CR.CleanroomResults:
-        """Re-execute every kept call in the clean variants (the module docstring of core/cleanroom.py)."""
+        """Re-execute every kept call in the clean variants (the module docstring of core/protocol/cleanroom.py)."""
         calls = [(key, entry) for key in sorted(self.kept) for _, entry in sorted(self.kept[key].items())]
         unreplayed = [CR.Unreplayed(*key, self.seen.get(key, 0), "; ".join(f"{why} x{n}" for why, n in sorted(w.items())))
                       for key, w in sorted(self.skipped.items()) if key not in self.kept]

@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest  # pants: no-infer-dep
 
-from ..core.cleanroom import canonical
+from ..core.protocol.cleanroom import canonical
 
 CONFIG_GLOB = os.path.join(".oracle-gate", "config", "*.json")
 RECORD_DIR = os.path.join("extra-output", "oracle-gate", "recorded")

@@ -16,10 +16,10 @@ import enum
 from dataclasses import dataclass, field
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
-from .classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
-from .compare import Comparison, Finding, RegionPlan
-from .ledger import FreezeEntry, Ledger, matching_entry
-from .signature import normalize_name
+from ..classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
+from ..ladder.ledger import FreezeEntry, Ledger, matching_entry
+from ..lanes.compare import Comparison, Finding, RegionPlan
+from ..protocol.signature import normalize_name
 
 EXIT_MERGE = 0
 EXIT_PRODUCT = 1
@@ -107,7 +107,7 @@ class ChangedSymbolEvidence:
 @dataclass(frozen=True)
 class CleanroomCheck:
     """A changed function of a P-floor region, its voter's calls replayed in clean interpreters
-    (core/cleanroom.py): how many were replayed, and every (input, variant, under test, clean) that differs."""
+    (core/protocol/cleanroom.py): how many were replayed, and every (input, variant, under test, clean) that differs."""
 
     path: str
     symbol: str
@@ -751,7 +751,7 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
 
 
 def rank_needed_by(rank: str, regions: Sequence[RegionVerdict]) -> Optional[Tuple[str, str]]:
-    """The path of a region that needs (and why) `rank` to have checked something, if any (README "The ladder"):
+    """The path of a region that needs (and why) `rank` to have checked something, if any (README, "Evidence and the ladder"):
     R2_properties is needed by a region whose floor is P; R3_numbness by a changed symbol of a
     region with a floor. No region needs a lock, a replay, a probe or a ledger row to exist, so for
     those ranks `nothing_to_check` meets `min_rank_required`. Regions below their floor are left to

@@ -68,7 +68,7 @@ class TestRecord:
     file: str  # the test file, relative to the sandbox root (the build root)
     outcome: str  # one of OUTCOMES
     phase: str  # one of PHASES: where the outcome was decided
-    signature: Optional[str] = None  # core/signature.py failure_signature; None when passed
+    signature: Optional[str] = None  # core/protocol/signature.py failure_signature; None when passed
     exception: Optional[str] = None  # what the signature hashes (see the module docstring)
     marker: Optional[str] = None  # one of MARKERS: what caused a skip, xfail or xpass
     reason: Optional[str] = None  # the skip or xfail reason

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from .signature import SIGNATURE_RE, normalize_name
+from ..protocol.signature import SIGNATURE_RE, normalize_name
 
 FORMAT_VERSION = 1
 REQUIRED_KEYS = ("signature", "test", "exception", "reason", "owner", "added", "expires")

@@ -9,8 +9,8 @@ import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from .compare import LANES, Comparison, Finding
-from .signature import normalize_name
+from ..lanes.compare import LANES, Comparison, Finding
+from ..protocol.signature import normalize_name
 from .verdict import GateInput, Reason, Severity, Verdict
 
 SCHEMA = "oracle-gate/report"

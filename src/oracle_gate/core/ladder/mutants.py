@@ -31,7 +31,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-from .symbols import is_export_list
+from ..source.symbols import is_export_list
 
 MUTANT_ID_LEN = 12
 

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
-from .classes import REGION_KINDS
+from ..classes import REGION_KINDS
 
 # Precedence, lowest first. When a target shows evidence of several kinds it gets the highest:
 # - state and io (floor L) rank above concurrent, schema and pure (floor P): a module that talks

@@ -20,7 +20,8 @@ import itertools
 import re
 import sys
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar
+from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple,
+                    TypeVar)
 
 from .compat import downgrade
 

@@ -2,7 +2,7 @@
 
 A mutant run is the oracle's own pytest process plus one environment variable, `ENV_VAR`: base64 of
 zlib of JSON `{"id", "path", "source"}`, the mutated file's whole source. The gate encodes it
-(core/mutants.py, rules/runs.py); the recorder's import hook decodes it (sandbox/plugin.py).
+(core/ladder/mutants.py, rules/runs.py); the recorder's import hook decodes it (sandbox/plugin.py).
 Standard library only.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A requirement or a lockfile is never a region of its own. When one changes, what changes is the
 behaviour of the production code that depends on the affected requirements, so that code is judged
-at its own floor by its own oracles (core/compare.py). This module says which projects a lockfile
+at its own floor by its own oracles (core/lanes/compare.py). This module says which projects a lockfile
 change affects: those whose pin (version, artifacts, dependencies) changed, and every project that
 requires one of them, directly or not, in either version of the lock. Pure and stdlib only.
 

@@ -29,7 +29,8 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Set, Tuple
 
-from .symbols import Names, SourceError, argument, bounded, constant, iter_symbols, parse, render, statement_expressions
+from ..source.symbols import (Names, SourceError, argument, bounded, constant, iter_symbols, parse, render,
+                              statement_expressions)
 
 STRATEGIES = "hypothesis.strategies."
 SIZED = {"lists": 1, "sets": 1, "frozensets": 1, "iterables": 1, "text": 1, "binary": 0, "dictionaries": 2}

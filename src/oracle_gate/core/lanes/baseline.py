@@ -12,8 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, Optional, Tuple
 
-from .classes import OracleClass
-from .signature import SIGNATURE_RE
+from ..classes import OracleClass
+from ..protocol.signature import SIGNATURE_RE
 
 FORMAT = "oracle-gate/baseline"
 VERSION = 2

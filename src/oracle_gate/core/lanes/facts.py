@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Set, Tuple
 
-from .classes import OracleClass
+from ..classes import OracleClass
 
 FACTS_FORMAT = "oracle-gate/facts"
 FACTS_VERSION = 3

@@ -27,10 +27,10 @@ import posixpath
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
 
+from ..classes import OracleClass, RegionKind, at_least, best_vote
+from ..ladder.ledger import DEFAULT_MAX_FREEZE_DAYS
 from . import facts as F
-from .classes import OracleClass, RegionKind, at_least, best_vote
 from .facts import Facts, TargetFact
-from .ledger import DEFAULT_MAX_FREEZE_DAYS
 
 # -- inputs --------------------------------------------------------------------------------------
 

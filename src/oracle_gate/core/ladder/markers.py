@@ -20,7 +20,7 @@ import posixpath
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, Optional, Set, Tuple
 
-from .symbols import NAMED, Names, SourceError, argument, bounded, constant, parse, render
+from ..source.symbols import NAMED, Names, SourceError, argument, bounded, constant, parse, render
 
 KINDS = ("skip", "skipif", "xfail", "importorskip", "flaky", "timeout", "rerun", "settings", "exit", "hook",
          "deselect", "plugin")

@@ -1,0 +1,1 @@
+"""Python source as data: symbols, what changed between two versions, newer syntax on Pants' parser."""

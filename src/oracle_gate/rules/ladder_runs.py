@@ -1,0 +1,236 @@
+"""The ladder's runs after the oracles: the clean room (R2_cleanroom) and mutants (R3_numbness),
+each planned from the verdict so far and run through `rules.runs`."""
+from __future__ import annotations
+
+import ast
+import dataclasses
+from typing import AbstractSet, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from pants.engine.addresses import Addresses, UnparsedAddressInputs
+from pants.engine.rules import Get, MultiGet
+from pants.engine.target import Targets
+
+from oracle_gate.core.judge import verdict as V
+from oracle_gate.core.ladder.mutants import (FileToMutate, MutationUnsupported, changed_lines, line_mutants, moved_in,
+                                             removed_lines)
+from oracle_gate.core.lanes import compare as C
+from oracle_gate.core.lanes import facts as F
+from oracle_gate.core.lanes.compare import Policy
+from oracle_gate.core.protocol import cleanroom as CR
+from oracle_gate.core.protocol.mutant_payload import MutantTooLarge, encode_mutant_env
+from oracle_gate.core.source.symbols import MODULE, SourceError, symbol_for_code
+from oracle_gate.core.source.symbols import symbols as all_symbols
+from oracle_gate.rules.runs import CleanroomRun, CleanroomRunRequest, Jail, MutantRun, MutantRunRequest
+from oracle_gate.rules.static_checks import Sources, is_py
+
+
+async def targets_of(addresses: Iterable[str]) -> Targets:
+    parsed = await Get(Addresses, UnparsedAddressInputs(sorted(addresses), owning_address=None,
+                                                         description_of_origin="the oracle-gate run plan"))
+    return await Get(Targets, Addresses(parsed))
+
+
+def _judges_of(comp: C.Comparison, verdict: V.Verdict, runs: Sequence[V.OracleRun], batches: Sequence,
+               judged_at_e: AbstractSet[str] = frozenset(),
+               ) -> Callable[[str, V.ChangedSymbolEvidence], Tuple[str, ...]]:
+    """The P and L voters that executed a changed symbol, strongest first (and its class-E voters,
+    in the files of `judged_at_e`): existing code is judged by the base's voters; code new in this
+    diff by new oracles too."""
+    batched = {a for addresses, _ in batches for a in addresses}
+    executed = {r.address: r.executed for r in runs}
+    classes = comp.judge_classes
+    strong = (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)
+
+    def judges_of(path: str, sym: V.ChangedSymbolEvidence) -> Tuple[str, ...]:
+        new_code = sym.change == "added" and sym.newly_judgeable
+        judges = (*verdict.voters, *verdict.newcomers) if new_code else verdict.voters
+        allowed = (*strong, V.OracleClass.EQUALITY) if path in judged_at_e else strong
+        return tuple(sorted(
+            (a for a in judges if (path, sym.needs) in executed.get(a, frozenset())
+             and classes.get(a) in allowed and a in batched),
+            key=lambda a: (-classes[a].rank, a)))
+
+    return judges_of
+
+
+P_FLOOR_KINDS = ("pure", "schema")
+
+
+async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
+                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, jail: Jail,
+                     ) -> Tuple[V.CleanroomCheck, ...]:
+    """Every changed function of a pure or schema region that a P or L voter executed: the
+    strongest such voter's calls into it, sampled and replayed in clean interpreters (core/protocol/cleanroom.py)."""
+    metadata_of = {a: md for addresses, md in batches for a in addresses}
+    judges_of = _judges_of(comp, verdict, runs, batches)
+    kinds = {r.path: r.kind for r in comp.regions}
+    wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
+    derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
+    tables: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {}  # path -> its symbols, parsed once
+    for sym in symbols:
+        text = src.head.get(sym.path)
+        if sym.change == "deleted" or kinds.get(sym.path) not in P_FLOOR_KINDS or text is None:
+            continue
+        if sym.path not in tables:
+            try:
+                tables[sym.path] = all_symbols(text)
+            except (SourceError, SyntaxError, ValueError):
+                tables[sym.path] = {}
+        table = tables[sym.path]
+        if sym.qualname == MODULE:
+            # Module-level code can rebind or wrap any function of the module at import (say, only
+            # where it is not under a test): every function of it a voter ran is replayed too.
+            found = [V.ChangedSymbolEvidence(sym.path, q, kind, "changed", q) for q, (kind, _) in sorted(table.items())
+                     if kind in ("function", "method") and not any(s.path == sym.path and s.qualname == q for s in symbols)]
+            derived.update((f.path, f.qualname) for f in found)
+        elif sym.kind in ("function", "method"):
+            found = [sym]
+        else:
+            continue
+        for f in found:
+            voters = judges_of(f.path, f)
+            if voters and f.qualname in table:
+                first, last = table[f.qualname][1]
+                wanted.setdefault(voters[0], []).append((f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last)))
+    if not wanted:
+        return ()
+    order = sorted(wanted)
+    by_address = {t.address.spec: t for t in await targets_of(order)}
+    done = await MultiGet(
+        Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], CR.encode_watch(w for _, w in wanted[a]), jail))
+        for a in order)
+    out = []
+    for address, run in zip(order, done):
+        for sym, _ in wanted[address]:
+            text = src.head[sym.path]
+
+            def mine(path: str, line: int, name: str) -> bool:
+                return path == sym.path and symbol_for_code(text, line, name) == sym.qualname
+
+            if run.results is None:
+                out.append(V.CleanroomCheck(sym.path, sym.qualname, address, 0, why_not=run.error, kind=kinds[sym.path]))
+                continue
+            calls = [c for c in run.results.calls if mine(c.path, c.line, c.name)]
+            replayed = [c for c in calls if any(not got.startswith(CR.NOT_RUN) for _, got in c.results)]
+            if (sym.path, sym.qualname) in derived and not replayed:
+                continue  # an unchanged function: judged where it can be replayed, never required to be
+            why = "; ".join(
+                [u.why for u in run.results.unreplayed if mine(u.path, u.line, u.name)]
+                + [got[len(CR.NOT_RUN):] for c in calls[:1] for _, got in c.results[:1] if got.startswith(CR.NOT_RUN)]
+            ) or "its voter made no call to it while a test ran"
+            out.append(V.CleanroomCheck(
+                sym.path, sym.qualname, address, len(replayed),
+                tuple((c.input, v, c.expected, got) for c in replayed for v, got in c.results if not CR.same(c.expected, got)),
+                why_not=why if not replayed else "", kind=kinds[sym.path]))
+    return tuple(out)
+
+
+async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
+                    runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
+                    head: F.Facts, jail: Jail) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
+    """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
+    against those voters; and the mutable changed lines the budget did not reach. In the agent lane a
+    region judged at class E (its baseline: adoption found only example tests) is judged the same
+    way by its class-E voters: every changed line there must be one they notice."""
+    metadata_of = {a: md for addresses, md in batches for a in addresses}
+    judged_at_e = frozenset(r.path for r in comp.regions if r.required == V.OracleClass.EQUALITY.value) \
+        if policy.lane == C.AGENT else frozenset()
+    voters_of = _judges_of(comp, verdict, runs, batches, judged_at_e)
+
+    by_path: Dict[str, List[V.ChangedSymbolEvidence]] = {}
+    for s in symbols:
+        if s.change != "deleted":
+            by_path.setdefault(s.path, []).append(s)
+    files: List[FileToMutate] = []
+    judges: Dict[Tuple[str, str], Tuple[str, ...]] = {}
+    old_path = {r.path: r.before_path or r.path for r in comp.regions}
+    removed = {p: removed_lines(text, src.head.get(p)) for p, text in src.base.items() if is_py(p) and text}
+    for path, syms in sorted(by_path.items()):
+        text = src.head.get(path)
+        if text is None:
+            continue
+        syms = [s for s in syms if voters_of(path, s)]  # a symbol no voter ran is UNEXERCISED, not numb
+        judges.update({(path, s.qualname): voters_of(path, s) for s in syms})
+        lines = _symbol_lines(text, [s.qualname for s in syms if s.qualname != MODULE])
+        ranges = [(s.qualname, lines[s.qualname]) for s in syms if s.qualname in lines]
+        if any(s.qualname == MODULE for s in syms):
+            # Module-level code: only its changed top-level statements (a lambda bound to a name,
+            # a constant), never the defs around them.
+            ranges += [(MODULE, r) for r in _module_ranges(src.base.get(path), text)]
+        if ranges:
+            before = old_path.get(path, path)
+            lines = changed_lines(src.base.get(before), text)
+            elsewhere = frozenset().union(*(r for p, r in removed.items() if p != before))
+            files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere)))
+    try:
+        plan = line_mutants(files, int(policy.mutation_budget), int(policy.mutants_per_symbol))
+    except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it
+        return (), ()
+    planned: List[Tuple[V.MutantResult, str]] = []  # (the result if it survives, the env value)
+    results: List[V.MutantResult] = []
+    for path, m in plan.mutants:
+        voters = judges[(path, m.symbol)]
+        try:
+            env_value = encode_mutant_env(path, m.source, m.id)
+        except MutantTooLarge:
+            results.append(V.MutantResult(path, m.symbol, m.id, m.description, "not_run", line=m.line, unit=m.unit))
+            continue
+        planned.append((V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse, m.line, m.unit),
+                        env_value))
+    # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
+    pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]
+    outcomes: Dict[str, List[MutantRun]] = {}
+    while pending:
+        targets = await targets_of({voters[0] for _, _, voters in pending})
+        by_address = {t.address.spec: t for t in targets}
+        round_runs = await MultiGet(
+            Get(MutantRun, MutantRunRequest(by_address[voters[0]], metadata_of[voters[0]], env_value,
+                                            survivor.mutant_id, int(policy.mutation_timeout), jail))
+            for survivor, env_value, voters in pending
+        )
+        next_round = []
+        for (survivor, env_value, voters), run in zip(pending, round_runs):
+            outcomes.setdefault(survivor.mutant_id, []).append(run)
+            if not (run.served and run.killed) and len(voters) > 1:
+                next_round.append((survivor, env_value, voters[1:]))
+        pending = next_round
+    for survivor, _ in planned:
+        runs_of = outcomes.get(survivor.mutant_id, [])
+        served = [o for o in runs_of if o.served]
+        if any(o.killed for o in served):
+            status = "killed"
+        elif any(o.error for o in runs_of):
+            status = "error"  # a voter's session left no results: neither killed nor survived
+        else:
+            status = "survived" if served else "not_run"
+        results.append(dataclasses.replace(survivor, status=status))
+    return tuple(results), plan.not_mutated
+
+
+def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:
+    """Line ranges of the head's top-level statements (outside defs and classes, docstrings and
+    imports aside) that the base does not have."""
+    def top(source: Optional[str]) -> List[ast.stmt]:
+        if source is None:
+            return []
+        try:
+            return [n for n in ast.parse(source).body
+                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+                    and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        except SyntaxError:
+            return []
+
+    before = [ast.dump(n) for n in top(base)]
+    out = []
+    for node in top(head):
+        dumped = ast.dump(node)
+        if dumped in before:
+            before.remove(dumped)
+            continue
+        out.append((node.lineno, getattr(node, "end_lineno", node.lineno)))
+    return out
+
+
+def _symbol_lines(text: str, qualnames: Sequence[str]) -> Dict[str, Tuple[int, int]]:
+    table = all_symbols(text)
+    return {q: table[q][1] for q in qualnames if q in table}
