@@ -12,7 +12,8 @@ import dataclasses
 import datetime
 import os
 import time
-from typing import FrozenSet, List, Sequence, Set, Tuple
+from dataclasses import dataclass
+from typing import FrozenSet, List, Mapping, Sequence, Set, Tuple, Union
 
 from pants.base.build_root import BuildRoot
 from pants.base.specs import Specs
@@ -40,7 +41,7 @@ from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, Base
 from oracle_gate.rules.facts import TreeFacts, TreeFactsRequest
 from oracle_gate.rules.gate_options import OracleGate, OracleGateSubsystem, effective_policy
 from oracle_gate.rules.gate_report import fail_early, render, summary
-from oracle_gate.rules.git_diff import GitDiffError, base_texts, read_diff
+from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_texts, read_diff
 from oracle_gate.rules.ladder_runs import cleanroom_checks, mutation, targets_of
 from oracle_gate.rules.runs import Jail, OracleRuns, OracleRunsRequest, TargetRecord
 from oracle_gate.rules.static_checks import (JUDGE_COMMIT_ENV, Sources, base_baseline, config_findings, cosmetic,
@@ -163,20 +164,29 @@ def oracle_runs(records: Sequence[TargetRecord], head: F.Facts, comp: C.Comparis
     return tuple(out)
 
 
-# -- the goal --------------------------------------------------------------------------------------
-@goal_rule
-async def run_oracle_gate(
-    console: Console,
-    gate: OracleGateSubsystem,
-    build_root: BuildRoot,
-    specs: Specs,
-    run_id: RunId,
-    global_options: GlobalOptions,
-    workspace: Workspace,
-    dist_dir: DistDir,
-) -> OracleGate:
-    today = datetime.date.today()
-    env = await Get(CompleteEnvironmentVars)
+# -- the goal's facts -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Trees:
+    """The two trees the gate judges between: the head's facts from this run, the base's from the
+    nested run (the head's when nothing Pants evaluates changed), and the targets an audit judges."""
+    base: F.Facts
+    head: F.Facts
+    head_ranks: Mapping[str, str]
+    audit: Tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Unbuilt:
+    """Why the facts could not be built: the head's graph or the base (engine_error), or the
+    machinery (infra_error)."""
+    engine_error: str = ""
+    infra_error: str = ""
+
+
+def _diff_and_judge(console: Console, gate: OracleGateSubsystem, build_root: BuildRoot, global_options: GlobalOptions,
+                    env: Mapping[str, str]) -> Union[Tuple[GitDiff, str], OracleGate]:
+    """The diff against the merge base, and the base commit whose configuration judges (set by the
+    launcher's judge mode; empty outside it); an exit when either is unusable."""
     try:
         base_ref = gate.base if gate.options.get_rank("base").name in ("FLAG", "ENVIRONMENT") else None
         diff = read_diff(build_root.path, base_ref, ignored_dirs=(
@@ -192,10 +202,15 @@ async def run_oracle_gate(
     console.print_stderr(
         f"oracle-gate: judged under the base's configuration and plugin ({judge_commit[:12]})" if judge_commit else
         "oracle-gate: judged under the head's configuration and plugin (the `./pants` launcher judges under the base's)")
+    return diff, judge_commit
 
+
+async def _trees(console: Console, gate: OracleGateSubsystem, specs: Specs, env: Mapping[str, str], diff: GitDiff,
+                 judge_commit: str) -> Union[Trees, Unbuilt]:
+    """The head's facts and the base's. The base's evaluation needs nothing of the head's: unless
+    the diff may be documentation only (which the head's facts decide, and which needs no base
+    run), both are evaluated at once."""
     base_request = base_facts_request(diff, dict(env)) if diff.changes else None
-    # The base's evaluation needs nothing of the head's: unless the diff may be documentation only
-    # (which the head's facts decide, and which needs no base run), both run at once.
     at_once = base_request is not None and not C.documentation_paths(diff.changes)
     started = time.monotonic()
     try:
@@ -208,71 +223,100 @@ async def run_oracle_gate(
             head_tree = await Get(TreeFacts, TreeFactsRequest())
         specified = await Get(FilteredTargets, Specs, specs) if not diff.changes else FilteredTargets(())
     except Exception as e:  # the head's graph is broken (say, an unowned conftest.py breaks inference)
-        return await fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
-                                 engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {summary(e)}"
-                                              f"{judged_under_base_hint(diff, judge_commit)}")
+        return Unbuilt(engine_error=f"GRAPH_ERROR Pants could not evaluate the head: {summary(e)}"
+                                    f"{judged_under_base_hint(diff, judge_commit)}")
     head = head_tree.facts
-    head_ranks = dict(head_tree.option_ranks)
+    audit = tuple(t.address.spec for t in specified)
     try:
         documentation = C.documentation_only(diff.changes, head, effective_policy(gate, head).other_globs)
     except ValueError:
-        documentation = False  # a bad option: said below, from the base's facts
-    if base_request is not None and not documentation:
-        if not at_once:
-            started = time.monotonic()
-            base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
-        seconds = time.monotonic() - started
-        try:
-            built = facts_of(base_run, diff.base_commit)
-        except BaseUnevaluable as e:
-            way_out = (await Get(LastEvaluable, LastEvaluableRequest(base_request))).commit
-            hint = (f"gate against the last commit before it that evaluates: --oracle-gate-base={way_out[:12]}"
-                    if way_out else "no earlier commit evaluates either; gate against one that does with --oracle-gate-base=<ref>")
-            return await fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
-                                     engine_error=f"BASE_UNEVALUABLE {e}; {hint}")
-        except BaseFactsError as e:
-            return await fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
-                                     infra_error=f"INFRA_ERROR base facts: {e}")
-        base = built.facts
-        console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} "
-                             f"{'reused' if built.reused else 'built'} in {seconds:.1f}s"
-                             f"{' (' + built.source + ')' if built.reused else ''}")
-    else:
+        documentation = False  # a bad option: said later, from the base's facts
+    if base_request is None or documentation:
         # An empty diff, or documentation only (nothing Pants evaluates changed): the head's facts
         # are the base's.
-        base = head
         if documentation:
             console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} not needed: every changed path "
                                  f"is documentation no target owns, and nothing Pants evaluates changed")
+        return Trees(head, head, dict(head_tree.option_ranks), audit)
+    if not at_once:
+        started = time.monotonic()
+        base_run = await Get(BaseFactsRun, BaseFactsRequest, base_request)
+    seconds = time.monotonic() - started
+    try:
+        built = facts_of(base_run, diff.base_commit)
+    except BaseUnevaluable as e:
+        way_out = (await Get(LastEvaluable, LastEvaluableRequest(base_request))).commit
+        hint = (f"gate against the last commit before it that evaluates: --oracle-gate-base={way_out[:12]}"
+                if way_out else "no earlier commit evaluates either; gate against one that does with --oracle-gate-base=<ref>")
+        return Unbuilt(engine_error=f"BASE_UNEVALUABLE {e}; {hint}")
+    except BaseFactsError as e:
+        return Unbuilt(infra_error=f"INFRA_ERROR base facts: {e}")
+    console.print_stderr(f"oracle-gate: base facts for {diff.base_commit[:12]} "
+                         f"{'reused' if built.reused else 'built'} in {seconds:.1f}s"
+                         f"{' (' + built.source + ')' if built.reused else ''}")
+    return Trees(built.facts, head, dict(head_tree.option_ranks), audit)
+
+
+async def _comparison(diff: GitDiff, trees: Trees, src: Sources, changed_py: Sequence[str], policy: Policy,
+                      baseline: Union[Baseline, str, None], build_root: str, judge_commit: str) -> C.Comparison:
+    """The core's comparison of base and head, with every input the gate read for it."""
+    base, head = trees.base, trees.head
+    return C.compare(base, head, vetted_copies(diff.changes, src), policy, trees.head_ranks,
+                     baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
+                     adopted=tuple((r.address, r.path, r.kind) for r in baseline.regions) if isinstance(baseline, Baseline) else (),
+                     marker_added=marker_paths(base, diff.changes, src),
+                     config_findings=config_findings(diff.changes, src, base, head) + (
+                         judged_config_findings(diff, build_root) if judge_commit else []),
+                     audit=trees.audit if not diff.changes else (),
+                     cosmetic=cosmetic(diff.changes, src),
+                     lock_changes=await lock_changes(diff, base, head),
+                     inert=frozenset(p for p in changed_py if is_py(p) and holds_no_code(src.base.get(p))
+                                     and holds_no_code(src.head.get(p))) | empty_files(diff, build_root),
+                     moved_code=moved_code(diff, base, head, src))
+
+
+# -- the goal --------------------------------------------------------------------------------------
+@goal_rule
+async def run_oracle_gate(
+    console: Console,
+    gate: OracleGateSubsystem,
+    build_root: BuildRoot,
+    specs: Specs,
+    run_id: RunId,
+    global_options: GlobalOptions,
+    workspace: Workspace,
+    dist_dir: DistDir,
+) -> OracleGate:
+    today = datetime.date.today()
+    env = await Get(CompleteEnvironmentVars)
+    read = _diff_and_judge(console, gate, build_root, global_options, env)
+    if isinstance(read, OracleGate):
+        return read
+    diff, judge_commit = read
+    trees = await _trees(console, gate, specs, env, diff, judge_commit)
+    if isinstance(trees, Unbuilt):
+        return await fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
+                                engine_error=trees.engine_error, infra_error=trees.infra_error)
+    base, head = trees.base, trees.head
     try:
         policy = effective_policy(gate, base)
     except ValueError as e:
         console.print_stderr(f"oracle-gate: error: {e}")
         return OracleGate(exit_code=V.EXIT_POLICY)
 
-    # Sources of the changed Python files, at base and head.
-    changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path, c.copied_from) if p and (is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
+    # Sources of the changed Python files (and pytest configuration files), at base and head.
+    changed_py = sorted({p for c in diff.changes for p in (c.path, c.old_path, c.copied_from)
+                         if p and (is_py(p) or os.path.basename(p) in C.PYTEST_CONFIGS)})
     src = Sources(base_texts(diff, changed_py), await head_texts(changed_py))
     stale = stale_file(build_root.path, src.head) or stale_ignores(build_root.path, diff, head)
     if stale:
         return await fail_early(console, workspace, dist_dir, build_root, env, gate, diff, run_id,
-                                 infra_error=f"INFRA_ERROR the engine has not seen the latest edit of {stale} "
-                                             f"(pantsd's file watcher lagged behind the edit); run again")
+                                infra_error=f"INFRA_ERROR the engine has not seen the latest edit of {stale} "
+                                            f"(pantsd's file watcher lagged behind the edit); run again")
 
     baseline = base_baseline(base)
     mode = "diff" if diff.changes else "audit"
-    audit = tuple(t.address.spec for t in specified) if mode == "audit" else ()
-    comp = C.compare(base, head, vetted_copies(diff.changes, src), policy, head_ranks,
-                     baseline=baseline.regions_map() if isinstance(baseline, Baseline) else None,
-                     adopted=tuple((r.address, r.path, r.kind) for r in baseline.regions) if isinstance(baseline, Baseline) else (),
-                     marker_added=marker_paths(base, diff.changes, src),
-                     config_findings=config_findings(diff.changes, src, base, head) + (
-                         judged_config_findings(diff, build_root.path) if judge_commit else []), audit=audit,
-                     cosmetic=cosmetic(diff.changes, src),
-                     lock_changes=await lock_changes(diff, base, head),
-                     inert=frozenset(p for p in changed_py if is_py(p) and holds_no_code(src.base.get(p))
-                                     and holds_no_code(src.head.get(p))) | empty_files(diff, build_root.path),
-                     moved_code=moved_code(diff, base, head, src))
+    comp = await _comparison(diff, trees, src, changed_py, policy, baseline, build_root.path, judge_commit)
 
     symbols = _changed_symbols(comp, src)
     findings = static_findings(base, head, comp, src, policy, symbols, baseline,
