@@ -3,7 +3,7 @@
 
     python3 build-support/bench/bench.py                          # 100 and 1,000 targets (~30 min idle)
     python3 build-support/bench/bench.py --sizes 100 1000 5000    # adds the 5,000-target repo
-    python3 build-support/bench/bench.py --only analysis          # or evidence, mutation, rerun
+    python3 build-support/bench/bench.py --only analysis          # or evidence, mutation, rerun, jail
 
 What it measures (issues 8, 9 and 11):
 
@@ -17,7 +17,9 @@ What it measures (issues 8, 9 and 11):
   in a copy of the repository without it (BUILD files rewritten to plain Pants target types);
 - rerun: a full gate, then the same gate again: how many test and mutant processes it executes;
 - mutation: diffs touching 1, 5 and 20 symbols of the billing example: mutants generated, run,
-  killed and survived (from the JSON report), seconds, and a rerun's executed processes.
+  killed and survived (from the JSON report), seconds, and a rerun's executed processes;
+- jail: the full gate with its test processes jailed against the same gate with `--no-oracle-gate-jail`
+  (billing, and the largest synthetic repository), every test, mutant and clean room executed afresh.
 
 The plugin is benchmarked from a snapshot taken at start (src/ and examples/billing copied to a
 temporary directory) with the launcher committed at HEAD, so edits in progress elsewhere cannot
@@ -50,7 +52,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULES_PER_PACKAGE = 8  # + one property oracle + one example test + one locked fixture = 11 targets
 TARGETS_PER_PACKAGE = MODULES_PER_PACKAGE + 3
 GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
-SECTIONS = ("analysis", "evidence", "rerun", "mutation")
+SECTIONS = ("analysis", "evidence", "rerun", "mutation", "jail")
 START = time.monotonic()
 
 
@@ -733,6 +735,47 @@ class Bench:
         return table
 
 
+    # 6 ------------------------------------------------------------------------------------------------
+    def measure_jail(self) -> Table:
+        table = Table("6. The jail's cost: the full gate with every test process jailed vs `--no-oracle-gate-jail`",
+                      ("repo", "diff", "jailed (wall)", "unjailed (wall)", "ratio (wall)", "CPU jailed / unjailed",
+                       "ratio (CPU)", "executed, jailed: tests / mutants / clean rooms / all",
+                       "executed, unjailed", "verdicts (jailed; unjailed)", "load"))
+        table.notes.append("each run executes every test, mutant and clean-room process afresh (a new value of an "
+                           "environment variable in `[test].extra_env_vars` on the command line: a new cache key, "
+                           "nothing else changed) and reuses the base's facts (built once before); ratio = jailed / "
+                           "unjailed, medians; goal <= 1.1x")
+        billing = self.billing_repo()
+        synthetic = self.repo(max(self.args.sizes))
+        count, branch = min(synthetic.branches.items(), key=lambda kv: abs(kv[0] - 10))
+        cases = [(billing, symbol_branch(billing, SYMBOL_DIFFS[5])[0], "examples/billing", "5 symbols"),
+                 (synthetic.root, branch, f"synthetic, {synthetic.targets} targets", f"{count} changed")]
+        for root, branch, label, diff in cases:
+            git(root, "checkout", "-q", branch)
+            progress(f"jail: {label}, base facts (a dry run)")
+            gate_dry(self.snap, root)
+
+            def gate(jailed: bool) -> Run:
+                salt = f"['ORACLE_GATE_BENCH_SALT={time.time_ns()}']"
+                return pants(self.snap, root, "-ldebug", "--stats-log", f"--test-extra-env-vars={salt}", "oracle-gate",
+                             "--oracle-gate-base=main", "--oracle-gate-jail" if jailed else "--no-oracle-gate-jail", "::")
+
+            progress(f"jail: {label}, {self.args.repeat} interleaved full gates each way")
+            jailed, unjailed = interleaved(self.args.repeat, lambda: gate(True), lambda: gate(False))
+            wall = [med([r.seconds for r in runs]) for runs in (jailed, unjailed)]
+            cpu = [med([r.cpu for r in runs]) for runs in (jailed, unjailed)]
+            verdicts = "; ".join(" / ".join(sorted({_verdict_line(r) for r in runs})) for runs in (jailed, unjailed))
+            table.add(label, diff, secs(wall[0]), secs(wall[1]), ratio(*wall), f"{secs(cpu[0])} / {secs(cpu[1])}",
+                      ratio(*cpu), _execution_summary(jailed[-1]), _execution_summary(unjailed[-1]), verdicts,
+                      f"{loads(jailed)}; {loads(unjailed)}")
+        return table
+
+
+def _verdict_line(r: Run) -> str:
+    found = re.findall(r"^VERDICT .*$", r.out + r.err, re.M)
+    return found[-1] if found else f"no verdict (exit {r.rc})"
+
+
 def _test_seconds(r: Run) -> Tuple[float, int]:
     found = re.findall(r"^[✓✕]\s+\S+ (?:succeeded|failed) in ([\d.]+)s", r.err + r.out, re.M)
     return sum(float(x) for x in found), len(found)
@@ -814,6 +857,8 @@ def main() -> int:
             steps.append(("rerun", bench.measure_rerun))
         if "mutation" in sections:
             steps.append(("mutation", bench.measure_mutation))
+        if "jail" in sections:
+            steps.append(("jail", bench.measure_jail))
         for name, step in steps:
             try:
                 table = step()

@@ -9,7 +9,7 @@ import re
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 from xml.sax.saxutils import escape, quoteattr
 
-from ..lanes.compare import LANES, Comparison, Finding
+from ..lanes.compare import LANES, Comparison, Finding, subject_of
 from ..protocol.signature import normalize_name
 from .verdict import GateInput, Reason, Severity, Verdict
 
@@ -94,11 +94,7 @@ def dumps(report: Mapping[str, Any]) -> str:
 # -- console ------------------------------------------------------------------------------------------
 
 def _directory(reason: Reason) -> str:
-    path = reason.path
-    if not path:
-        parts = reason.line.split(" ")
-        path = parts[1] if len(parts) > 1 else ""
-    path = path.split(":", 1)[0]
+    path = (reason.path or subject_of(reason.line)).split(":", 1)[0]
     return posixpath.dirname(path) or "."
 
 
@@ -217,8 +213,7 @@ def junit_xml(gi: GateInput, verdict: Verdict) -> str:
     failures = 0
     by_target: Dict[str, List[Reason]] = {}
     for r in verdict.reasons:
-        parts = r.line.split(" ")
-        key = parts[1].split(":", 1)[0] if len(parts) > 1 else ""
+        key = subject_of(r.line).split(":", 1)[0]
         by_target.setdefault(key, []).append(r)
     claimed = set()
 

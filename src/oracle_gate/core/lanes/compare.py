@@ -148,6 +148,13 @@ class Policy:
 
 # -- outputs -------------------------------------------------------------------------------------
 
+def subject_of(line: str) -> str:
+    """What a reason line names: every line is `CODE <subject> ...`, the subject an address, a path,
+    `path:symbol`, `path:line`, a test id or a configuration key (one definition for every reader)."""
+    parts = line.split(" ", 2)
+    return parts[1] if len(parts) > 1 else ""
+
+
 @dataclass(frozen=True)
 class Finding:
     """A reason the comparison can already state, before anything runs."""
@@ -568,7 +575,7 @@ def compare(
     # Configuration changes are flake control even when no single path carries them.
     if config_changed and not any(FLAKE_CONTROL in c.lanes for c in changed):
         changed = changed + tuple(
-            ChangedPath(f.line.split(" ", 2)[1], "M", (FLAKE_CONTROL,), "effective configuration changed")
+            ChangedPath(subject_of(f.line), "M", (FLAKE_CONTROL,), "effective configuration changed")
             for f in config_changed
         )
     findings.extend(_lane_findings(changed, oracle_changes, policy))
