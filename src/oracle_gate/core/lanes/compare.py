@@ -542,42 +542,12 @@ def compare(
         if f.path:
             lanes_of.setdefault(f.path, set()).add(FLAKE_CONTROL)
 
-    # -- classes each test votes with on this diff ------------------------------------------------------
-    classes: Dict[str, OracleClass] = dict(judges.vote_class)
+    classes = _vote_classes(diff, judges.vote_class)
     if policy.lane == HUMAN:
-        # Reviewed by a person: changed and new oracles, and changed class-E tests, judge with their
-        # head class.
-        for t in head.targets:
-            cls = voting_class(head, t.address)
-            if t.is_test and cls is not None:
-                classes.setdefault(t.address, cls)
-        demoted = set()
-    for a in list(classes):
-        if a in diff.excluded:
-            del classes[a]
+        demoted = set()  # reviewed by a person: changed tests vote
+    regions += _audited(diff, audit, {r.address for r in regions}, baseline)
 
-    # -- audit: every production target in the specs is a region ----------------------------------------
-    audited = {r.address for r in regions}
-    for a in audit:
-        t = head.by_address.get(a)
-        if t is None or a in audited or t.role != F.PRODUCTION or not (t.paths or t.region):
-            continue  # a requirement without a region is judged when it changes, not audited
-        regions += (RegionPlan(a, t.paths[0] if t.paths else a, "audited", t.region, t.region,
-                               _cls(_required(base, a, t.region, baseline)), diff.candidates(a), ()),)
-
-    # Paths the diff touched, and paths whose evaluated meaning changed without their bytes
-    # changing (a BUILD edit, a configuration file, a dropped edge): status "E" (evaluated).
-    changed = tuple(
-        ChangedPath(p, next((c.status for c in changes if p in (c.path, c.old_path)), "E"),
-                    tuple(sorted(lanes_of.get(p) or {OTHER})), "; ".join(dict.fromkeys(whys.get(p, []))))
-        for p in sorted(diff.changed_paths | {p for p, lanes in lanes_of.items() if lanes})
-    )
-    # Configuration changes are flake control even when no single path carries them.
-    if config_changed and not any(FLAKE_CONTROL in c.lanes for c in changed):
-        changed = changed + tuple(
-            ChangedPath(subject_of(f.line), "M", (FLAKE_CONTROL,), "effective configuration changed")
-            for f in config_changed
-        )
+    changed = _changed_paths(diff, changes, lanes_of, whys, config_changed)
     findings.extend(_lane_findings(changed, oracle_changes, policy))
     return Comparison(
         changes=changed,
@@ -595,6 +565,51 @@ def compare(
                                for c in [voting_class(head, a)] if c in (OracleClass.PROPERTY, OracleClass.LOCKED)
                                or (c == OracleClass.EQUALITY and diff.policy.lane == HUMAN))),
     )
+
+
+def _vote_classes(diff: _Diff, vote_class: Mapping[str, OracleClass]) -> Dict[str, OracleClass]:
+    """The class each test votes with on this diff: its base class (a demoted test none); in the
+    human lane, reviewed by a person, changed and new oracles and changed class-E tests with their
+    head class. Excluded tests never vote."""
+    classes: Dict[str, OracleClass] = dict(vote_class)
+    if diff.policy.lane == HUMAN:
+        for t in diff.head.targets:
+            cls = voting_class(diff.head, t.address)
+            if t.is_test and cls is not None:
+                classes.setdefault(t.address, cls)
+    return {a: c for a, c in classes.items() if a not in diff.excluded}
+
+
+def _audited(diff: _Diff, audit: Sequence[str], judged: Set[str],
+             baseline: Optional[Mapping[str, Optional[str]]]) -> Tuple[RegionPlan, ...]:
+    """On an empty diff every production target in the specs is a region, audited (a requirement
+    without a region is judged when it changes, not audited)."""
+    out = []
+    for a in audit:
+        t = diff.head.by_address.get(a)
+        if t is None or a in judged or t.role != F.PRODUCTION or not (t.paths or t.region):
+            continue
+        out.append(RegionPlan(a, t.paths[0] if t.paths else a, "audited", t.region, t.region,
+                              _cls(_required(diff.base, a, t.region, baseline)), diff.candidates(a), ()))
+    return tuple(out)
+
+
+def _changed_paths(diff: _Diff, changes: Sequence[Change], lanes_of: Mapping[str, Set[str]],
+                   whys: Mapping[str, List[str]], config_changed: Sequence[Finding]) -> Tuple[ChangedPath, ...]:
+    """Paths the diff touched, and paths whose evaluated meaning changed without their bytes
+    changing (a BUILD edit, a configuration file, a dropped edge: status "E", evaluated), each with
+    its lanes and why. Configuration changes are flake control even when no single path carries them."""
+    changed = tuple(
+        ChangedPath(p, next((c.status for c in changes if p in (c.path, c.old_path)), "E"),
+                    tuple(sorted(lanes_of.get(p) or {OTHER})), "; ".join(dict.fromkeys(whys.get(p, []))))
+        for p in sorted(diff.changed_paths | {p for p, lanes in lanes_of.items() if lanes})
+    )
+    if config_changed and not any(FLAKE_CONTROL in c.lanes for c in changed):
+        changed = changed + tuple(
+            ChangedPath(subject_of(f.line), "M", (FLAKE_CONTROL,), "effective configuration changed")
+            for f in config_changed
+        )
+    return changed
 
 
 def _judges(diff: _Diff, marker_added: FrozenSet[str]) -> _Judges:
