@@ -667,3 +667,14 @@ def test_a_diff_of_documentation_no_target_owns_needs_no_base_facts_and_nothing_
     assert not documentation_only([Change("src/x.build.md", "A")], custom, DEFAULT_OTHER_GLOBS)
     assert not documentation_only([Change("macros/lib.md", "M")], custom, DEFAULT_OTHER_GLOBS)
     assert documentation_only([Change("guide.md", "M")], custom, DEFAULT_OTHER_GLOBS)
+    # Any file an option Pants evaluates names, by path, name or glob, is read by Pants: a source-root
+    # marker, a lockfile (also by an interpolated absolute path), a constraints file.
+    named = make_facts(head.targets, options={
+        "source.marker_filenames": ["ROOT.md"], "python.resolves": {"default": "/repo/locks/default.md"},
+        "python.resolves_to_constraints_file": {"default": "constraints*.md"},
+        "oracle-gate.other_globs": ["*.md"], "python.interpreter_constraints": ["CPython==3.9.*"]})
+    assert not documentation_only([Change("pkg/ROOT.md", "A")], named, DEFAULT_OTHER_GLOBS)
+    assert not documentation_only([Change("locks/default.md", "M")], named, DEFAULT_OTHER_GLOBS)
+    assert not documentation_only([Change("constraints-ci.md", "M")], named, DEFAULT_OTHER_GLOBS)
+    # The gate's own path lists and values that name no file leave documentation alone.
+    assert documentation_only([Change("guide.md", "M"), Change("docs/locks.md", "A")], named, DEFAULT_OTHER_GLOBS)

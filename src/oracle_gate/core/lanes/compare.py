@@ -25,7 +25,7 @@ import fnmatch
 import json
 import posixpath
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import AbstractSet, Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..classes import OracleClass, RegionKind, at_least, best_vote
 from ..ladder.ledger import DEFAULT_MAX_FREEZE_DAYS
@@ -273,15 +273,44 @@ def documentation_only(changes: Sequence[Change], head: Facts, other_globs: Iter
     """A diff whose every path is documentation the base's facts cannot differ on: added or
     modified (never deleted, renamed, copied or a link), a documentation file by its suffix, in no
     hidden directory (ignore files and CI configuration are hidden), no build file or configuration,
-    owned by no head target and listed by `other_globs`. BUILD files, configuration, ignores and
-    Python are the base's, so Pants sees the same targets, options and dependencies at base and head:
-    the head's facts answer every question the comparison asks of the base's."""
+    named by no option Pants evaluates, owned by no head target and listed by `other_globs`. BUILD
+    files, configuration, ignores and Python are the base's, so Pants sees the same targets, options
+    and dependencies at base and head: the head's facts answer every question the comparison asks of
+    the base's."""
     globs = tuple(other_globs)
-    # What Pants evaluates by name in this repository: its BUILD file patterns and preludes.
-    evaluated = tuple(str(g) for key in ("GLOBAL.build_patterns", "GLOBAL.build_file_prelude_globs")
-                      for g in (head.option(key) or ()))
     return documentation_paths(changes) and all(
-        not matches(c.path, evaluated) and not head.owners(c.path) and matches(c.path, globs) for c in changes)
+        not named_by_options(c.path, head.option_map) and not head.owners(c.path) and matches(c.path, globs)
+        for c in changes)
+
+
+def _option_strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            yield str(k)
+            yield from _option_strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _option_strings(v)
+
+
+def named_by_options(path: str, options: Mapping[str, Any]) -> bool:
+    """Whether an option Pants evaluates names this file: its path, its name, or a glob matching
+    either (BUILD file patterns and preludes, source-root marker files, lockfiles, constraints
+    files, configuration files). The gate's own path lists (`[oracle-gate]`) name nothing Pants reads."""
+    name = posixpath.basename(path)
+    for key, value in options.items():
+        if key.startswith("oracle-gate."):
+            continue
+        for s in _option_strings(value):
+            s = s.strip().lstrip("/")
+            if not s:
+                continue
+            if s in (path, name) or s.endswith("/" + path) or (any(ch in s for ch in "*?[") and (fnmatch.fnmatchcase(path, s)
+                                                                        or fnmatch.fnmatchcase(name, s))):
+                return True
+    return False
 
 
 def documentation_paths(changes: Sequence[Change]) -> bool:
