@@ -80,11 +80,15 @@ def alive(pid):
         return False
 while alive(owner):
     time.sleep(2)
-for pid_file in glob.glob(os.path.join(root, ".pids", "*", "pantsd", "pid")):
-    try:
-        os.kill(int(open(pid_file).read().strip()), signal.SIGTERM)
-    except (OSError, ValueError):
-        pass
+# A daemon the owner's last run was starting writes its pid file seconds later: keep looking.
+deadline = time.monotonic() + 120
+while time.monotonic() < deadline:
+    for pid_file in glob.glob(os.path.join(root, ".pids", "*", "pantsd", "pid")):
+        try:
+            os.kill(int(open(pid_file).read().strip()), signal.SIGTERM)
+        except (OSError, ValueError):
+            pass
+    time.sleep(1)
 """
 
 
@@ -110,6 +114,15 @@ class Repo:
             except (ValueError, OSError):
                 pass
         return pids
+
+    def guard_daemon(self) -> None:
+        """A run here may start a daemon (this repository's own runs with pantsd, or a command run
+        another way): it is stopped when the session ends, or by a watchdog if this process is killed."""
+        if self not in _DAEMONS:
+            _DAEMONS.add(self)
+            subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.root)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             start_new_session=True)
 
     def stop_pantsd(self) -> None:
         """SIGTERM to this repository's daemon, SIGKILL after 10 s; returns once it is gone."""
@@ -190,11 +203,7 @@ class Repo:
     def pants(self, *args: str, timeout: int = 1800, env: Optional[Dict[str, str]] = None) -> Run:
         if self.pantsd:
             time.sleep(max(0.0, SETTLE_SECONDS - (time.monotonic() - self.changed_at)))
-            if self not in _DAEMONS:
-                _DAEMONS.add(self)
-                subprocess.Popen([sys.executable, "-c", WATCHDOG, str(os.getpid()), str(self.root)],
-                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                 start_new_session=True)
+            self.guard_daemon()
         env = {**{k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}, **(env or {})}
         argv = ["./pants", "--pantsd" if self.pantsd else "--no-pantsd", "--no-dynamic-ui", *args]
         for attempt in (1, 2):

@@ -127,8 +127,12 @@ def test_the_ci_command_runs_the_base_launcher_when_the_head_replaces_it(repo, t
     assert head.exit_code == 0 and head.report is None, head.stdout  # the head's launcher merges
     report = tmp_path / "gate.json"
     env = {k: v for k, v in os.environ.items() if not k.startswith("PANTS_")}
-    proc = subprocess.run(["bash", "-c", CI_COMMAND], cwd=r.root, text=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, env={**env, "RUNNER_TEMP": str(tmp_path), "REPORT": str(report)})
+    r.guard_daemon()  # the command is CI's, as written: Pants starts its daemon
+    try:
+        proc = subprocess.run(["bash", "-c", CI_COMMAND], cwd=r.root, text=True, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, env={**env, "RUNNER_TEMP": str(tmp_path), "REPORT": str(report)})
+    finally:
+        r.stop_pantsd()
     # The base's launcher ran the base's gate: the new launcher is a file no target owns.
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "judged under the base's configuration and plugin" in proc.stderr
