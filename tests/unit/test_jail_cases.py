@@ -1,7 +1,10 @@
 """The jail's wrapper where namespaces are unavailable: the command runs unjailed and the status says
 why, or, when the jail is required, nothing runs. (The jail itself: tests/e2e/test_jail_e2e.py.)"""
 import json
+import os
+import shutil
 import sys
+import tempfile
 
 from oracle_gate.sandbox import jail
 
@@ -61,3 +64,30 @@ def test_sealing_restates_the_flags_the_kernel_locks_for_a_caller_without_privil
     os.waitpid(pid, 0)
     got = os.read(read, 200).decode()
     assert got == "Read-only file system", got
+
+
+def test_the_private_tmp_shows_the_machines_entries_and_keeps_every_write(tmp_path):
+    # What lives under /tmp outside the sandbox (here: a home directory holding an interpreter, as
+    # a CI job with HOME=$(mktemp -d) has) stays readable in the jail; writes to it, and new names,
+    # land in the jail's own copy and vanish with it.
+    import subprocess
+    from pathlib import Path
+
+    home, box = Path(tempfile.mkdtemp(prefix="oracle-gate-home-", dir="/tmp")), tmp_path / "box"
+    box.mkdir()
+    (home / "tool").write_text("host\n")
+    script = (f"cat {home}/tool > seen; echo jail >> {home}/tool; cat {home}/tool > after; "
+              f"mkdir /tmp/oracle-gate-jail-case-{os.getpid()} && echo made > made")
+    try:
+        proc = subprocess.run([sys.executable, jail.__file__, "status.json", "1", "--", "sh", "-c", script],
+                              cwd=box, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        host_after = (home / "tool").read_text()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    status = json.loads((box / "status.json").read_text())
+    assert (proc.returncode, status["jailed"]) == (0, True), (proc.stdout, status)
+    assert (box / "seen").read_text() == "host\n"  # the machine's file, seen
+    assert (box / "after").read_text() == "host\njail\n"  # writable inside
+    assert (box / "made").read_text() == "made\n"
+    assert host_after == "host\n"  # the machine's copy untouched
+    assert not os.path.exists(f"/tmp/oracle-gate-jail-case-{os.getpid()}")  # nothing outlives the jail

@@ -5,8 +5,9 @@
 Linux namespaces, set up before the test command starts:
 - mount: every mount is remounted read-only except the sandbox (the working directory), the
   directories named (Pants' named caches: pex builds the command's virtualenv there first, through
-  its venv shim, and then they are read-only too), and a private, empty `/tmp`, `/var/tmp` and
-  `/dev/shm` (a test that writes there by name keeps working; nothing it writes outlives the run);
+  its venv shim, and then they are read-only too), a private `/tmp` and `/var/tmp` over the
+  machine's, copy-on-write (what is there stays visible; a test that writes there by name keeps
+  working; nothing it writes reaches the machine's or outlives the run), and an empty `/dev/shm`;
   TMPDIR points into the sandbox;
 - user: the command runs in a user namespace of its own over all that (the same user, mapped to
   itself), so the mounts are locked: a test with every capability there cannot remount one
@@ -145,6 +146,32 @@ def unshare(flags: int) -> None:
         _map_user(0, uid, 0, gid)
 
 
+_UPPER, _WORK = ".oracle-gate-jail-upper", ".oracle-gate-jail-work"
+
+
+def _copy_on_write(tmp: str, host: int) -> None:
+    """Over the private tmpfs at `tmp`, the machine's `tmp` (the directory `host` holds) beneath an
+    overlay whose writes land in that tmpfs: what lives there stays visible (an interpreter, a home
+    directory, caches under /tmp), and nothing written reaches it. Where the kernel refuses the
+    overlay the tmpfs stays empty."""
+    top = os.open(tmp, os.O_PATH)
+    try:
+        for name in (_UPPER, _WORK):
+            os.mkdir(os.path.join(tmp, name))
+        options = (f"lowerdir=/proc/self/fd/{host},upperdir=/proc/self/fd/{top}/{_UPPER},"
+                   f"workdir=/proc/self/fd/{top}/{_WORK}")
+        for extra in ("", ",userxattr"):  # a user namespace's overlay keeps its metadata in user xattrs
+            try:
+                mount("overlay", tmp, "overlay", MS_NOSUID | MS_NODEV, options + extra)
+                return
+            except OSError:
+                continue
+        for name in (_WORK, _UPPER):
+            os.rmdir(os.path.join(tmp, name))
+    finally:
+        os.close(top)
+
+
 def enter(writable) -> None:
     """Enter the namespaces and lock the file system down (raises OSError where unavailable)."""
     cwd = os.path.realpath(os.getcwd())
@@ -155,11 +182,15 @@ def enter(writable) -> None:
         mount(path, path, None, MS_BIND | MS_REC)
     private = [t for t in PRIVATE_TMP if os.path.isdir(t) and not os.path.islink(t)]
     for tmp in private:
-        # An empty /tmp of its own: a test that writes there by name keeps working, and nothing it
-        # writes outlives the run. What must stay writable under it is mounted back in.
+        # A /tmp of its own: a test that writes there by name keeps working, and nothing it writes
+        # outlives the run or reaches the machine's. What must stay writable under it is mounted
+        # back in.
         inside = [k for k in keep if _under(k, tmp)]
         handles = [os.open(k, os.O_PATH) for k in inside]
+        host = os.open(tmp, os.O_PATH)
         mount("tmpfs", tmp, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777")
+        _copy_on_write(tmp, host)
+        os.close(host)
         for path, fd in zip(inside, handles):
             os.makedirs(path, exist_ok=True)
             mount(f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
