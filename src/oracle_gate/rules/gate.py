@@ -1,7 +1,7 @@
 """`pants oracle-gate`: judge the head against facts of the merge base, on recorded evidence.
 
 The goal orchestrates and prints. Facts come from rules (`TreeFacts`, for the head here and for
-the base in one nested run per base commit, reused from disk); the judgement is the core's
+the base in one nested run per base commit, reused from Pants' cache); the judgement is the core's
 (`core.lanes.compare`, `core.judge.verdict`); the oracles and mutants run through Pants' own pytest runner
 (`rules.runs`). Policy is read from the command line (or the environment) and the base's
 configuration only: the head's files are evidence, never configuration of their judge.
@@ -267,7 +267,7 @@ async def _comparison(diff: GitDiff, trees: Trees, src: Sources, changed_py: Seq
                      marker_added=marker_paths(base, diff.changes, src),
                      config_findings=config_findings(diff.changes, src, base, head) + (
                          judged_config_findings(diff, build_root) if judge_commit else []),
-                     audit=trees.audit if not diff.changes else (),
+                     audit=trees.audit,
                      cosmetic=cosmetic(diff.changes, src),
                      lock_changes=await lock_changes(diff, base, head),
                      inert=frozenset(p for p in changed_py if is_py(p) and holds_no_code(src.base.get(p))

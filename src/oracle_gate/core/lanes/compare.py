@@ -277,10 +277,9 @@ def documentation_only(changes: Sequence[Change], head: Facts, other_globs: Iter
     files, configuration, ignores and Python are the base's, so Pants sees the same targets, options
     and dependencies at base and head: the head's facts answer every question the comparison asks of
     the base's."""
-    globs = tuple(other_globs)
+    globs, named = tuple(other_globs), paths_named_by_options(head.option_map)
     return documentation_paths(changes) and all(
-        not named_by_options(c.path, head.option_map) and not head.owners(c.path) and matches(c.path, globs)
-        for c in changes)
+        not _named(c.path, named) and not head.owners(c.path) and matches(c.path, globs) for c in changes)
 
 
 def _option_strings(value: Any) -> Iterator[str]:
@@ -295,22 +294,18 @@ def _option_strings(value: Any) -> Iterator[str]:
             yield from _option_strings(v)
 
 
-def named_by_options(path: str, options: Mapping[str, Any]) -> bool:
-    """Whether an option Pants evaluates names this file: its path, its name, or a glob matching
-    either (BUILD file patterns and preludes, source-root marker files, lockfiles, constraints
-    files, configuration files). The gate's own path lists (`[oracle-gate]`) name nothing Pants reads."""
-    name = posixpath.basename(path)
-    for key, value in options.items():
-        if key.startswith("oracle-gate."):
-            continue
-        for s in _option_strings(value):
-            s = s.strip().lstrip("/")
-            if not s:
-                continue
-            if s in (path, name) or s.endswith("/" + path) or (any(ch in s for ch in "*?[") and (fnmatch.fnmatchcase(path, s)
-                                                                        or fnmatch.fnmatchcase(name, s))):
-                return True
-    return False
+def paths_named_by_options(options: Mapping[str, Any]) -> Tuple[str, ...]:
+    """Every path, name or glob an option Pants evaluates holds (BUILD file patterns and preludes,
+    source-root marker files, lockfiles, constraints files, configuration files). The gate's own
+    path lists (`[oracle-gate]`) name nothing Pants reads."""
+    return tuple(sorted({s for key, value in options.items() if not key.startswith("oracle-gate.")
+                         for s in (raw.strip().lstrip("/") for raw in _option_strings(value)) if s}))
+
+
+def _named(path: str, named: Sequence[str]) -> bool:
+    """`path` is one of `named`: by path, name or glob (`matches`), or as an absolute path's end (a
+    lockfile under `%(buildroot)s`)."""
+    return matches(path, named) or any(s.endswith("/" + path) for s in named)
 
 
 def documentation_paths(changes: Sequence[Change]) -> bool:
