@@ -4,6 +4,7 @@ examples/billing and prints, per patch, the verdict, the exit code and the reaso
 
     python3 build-support/demo.py          # a representative selection (about two minutes warm)
     python3 build-support/demo.py --all    # the whole catalogue of tampering and honest patches
+    python3 build-support/demo.py --only rebinds-through-lambda    # one patch (repeatable)
 """
 from __future__ import annotations
 
@@ -28,8 +29,13 @@ SELECTION = (
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--all", action="store_true", help="replay the whole catalogue")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="replay this patch (repeatable)")
     args = parser.parse_args()
-    patches = CATALOGUE if args.all else tuple(p for p in CATALOGUE if p.name in SELECTION)
+    chosen = set(args.only) or set(SELECTION)
+    unknown = chosen - {p.name for p in CATALOGUE}
+    if unknown:
+        parser.error(f"no catalogue patch named {', '.join(sorted(unknown))}")
+    patches = CATALOGUE if args.all else tuple(p for p in CATALOGUE if p.name in chosen)
     wrong = 0
     with tempfile.TemporaryDirectory(prefix="oracle-gate-demo-") as tmp:
         repo = new_repo(Path(tmp), pantsd=True)

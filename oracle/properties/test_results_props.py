@@ -6,8 +6,8 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oracle_gate.core.protocol.results import (MARKERS, OUTCOMES, PHASES, FileRecord, Mutant, ResultsError,
-                                               SessionResults, TestRecord, Versions, dumps, loads)
+from oracle_gate.core.protocol.results import (MARKERS, OUTCOMES, PHASES, FileRecord, Mutant, Rebound, ResultsError,
+                                               SessionResults, TestRecord, VERSION, Versions, dumps, loads)
 
 text = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=8)
 name = text.filter(bool)
@@ -41,12 +41,14 @@ def sessions(draw):
     nodeids = draw(st.lists(name, unique=True, max_size=4))
     paths = draw(st.lists(name, unique=True, max_size=3))
     mutant = draw(st.none() | st.builds(Mutant, id=text, path=text, served=st.booleans()))
+    rebound = draw(st.lists(st.builds(Rebound, path=name, name=name, origin=text, what=text), max_size=3,
+                            unique_by=lambda r: (r.path, r.name)))
     return SessionResults(
         complete=draw(st.booleans()), exit_status=draw(st.none() | st.integers(-255, 255)),
         versions=Versions(python=draw(text), pytest=draw(text), hypothesis=draw(st.none() | text)),
         interrupted=draw(st.none() | text), tests=tuple(draw(records(n)) for n in nodeids),
         files=tuple(draw(file_records(p)) for p in paths), recorder_errors=tuple(draw(st.lists(text, max_size=2))),
-        mutant=mutant,
+        mutant=mutant, rebound=tuple(rebound),
     )
 
 
@@ -68,7 +70,8 @@ def test_the_bytes_do_not_depend_on_the_order_things_were_found(results, random)
     ]
     shuffled = SessionResults(complete=results.complete, exit_status=results.exit_status, versions=results.versions,
                               interrupted=results.interrupted, tests=tuple(tests), files=tuple(shuffled_files),
-                              recorder_errors=results.recorder_errors, mutant=results.mutant)
+                              recorder_errors=results.recorder_errors, mutant=results.mutant,
+                              rebound=tuple(reversed(results.rebound)))
     assert shuffled == results
     assert dumps(shuffled) == dumps(results)
     assert dumps(loads(dumps(results))) == dumps(results)
@@ -84,7 +87,7 @@ def _corrupt(raw, draw):
     elif change == "add":
         target[draw(name.filter(lambda k: k not in target))] = draw(st.none() | st.integers() | text)
     else:
-        raw["version"] = draw(st.integers().filter(lambda v: v != 2))
+        raw["version"] = draw(st.integers().filter(lambda v: v != VERSION))
 
 
 @given(sessions(), st.data())

@@ -944,6 +944,14 @@ def _rebinds_another_module(repo: Repo) -> None:
                 "_ONE_CENT = (setattr(_tax, \"amount_due\", max), 1)[1]  # whole cents for the ledger export\n")
 
 
+def _rebinds_through_lambda(repo: Repo) -> None:
+    """The same class, through a channel the static scan cannot name: the module reaches `setattr`
+    as a lambda's argument (docs/limits.md listed it open; merged against bbc16e7)."""
+    repo.replace("src/billing/money.py", "(1 if i < remainder else 0)", "(_ONE_CENT if i < remainder else 0)")
+    repo.append("src/billing/money.py", "\n\nfrom billing import tax as _tax  # noqa: E402\n\n"
+                "_ONE_CENT = (lambda m: (setattr(m, \"amount_due\", max), 1)[1])(_tax)  # whole cents\n")
+
+
 def _utf7_hidden_rebind(repo: Repo) -> None:
     """A fourth outside attacker's (merged against d8ce255): schema.py declares its source encoding
     as UTF-7, in which a "comment" holds code that drops every line problem (UTF-8 reads a comment)."""
@@ -1008,6 +1016,8 @@ CLEANROOM = (
           _parent_pid_bomb, ("IMPURE",)),
     Patch("cleanroom", "rebinds-another-module", False, "money.py rebinds tax.amount_due to max at import",
           _rebinds_another_module, ("TEST_AWARE_CODE",)),
+    Patch("cleanroom", "rebinds-through-lambda", False, "money.py rebinds tax.amount_due to max through a "
+          "lambda's argument", _rebinds_through_lambda, ("TEST_AWARE_CODE",)),
     # A fourth outside attacker's round (against d8ce255; all three merged there):
     Patch("cleanroom", "utf7-hidden-rebind", False, "schema.py declared UTF-7, a comment that is code there drops "
           "line problems", _utf7_hidden_rebind, ("SOURCE_ENCODING",)),

@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from oracle_gate.core.protocol.results import (RESULTS_RELPATH, FileRecord, Mutant, ResultsError, SessionResults,
-                                               TestRecord, Versions, dumps, loads)
+from oracle_gate.core.protocol.results import (MOCK, RESULTS_RELPATH, FileRecord, Mutant, Rebound, ResultsError,
+                                               SessionResults, TestRecord, Versions, dumps, loads)
 
 SHA = "a" * 64
 VERSIONS = Versions(python="3.9.18", pytest="7.0.1", hypothesis="6.141.1")
@@ -33,7 +33,7 @@ def test_a_known_session_has_pinned_bytes():
         b'["tests/test_a.py::test_bad","tests/test_a.py::test_ok","tests/test_a.py::test_prop"],'
         b'"collection_error":null,"executed":[["src/calc.py",1,"<module>"],["src/calc.py",4,"add"]],'
         b'"fixtures":{"fixtures/seed.json":"' + SHA.encode() + b'"},"path":"tests/test_a.py"}],'
-        b'"interrupted":null,"mutant":null,"recorder_errors":[],"schema":"oracle-gate/results","tests":['
+        b'"interrupted":null,"mutant":null,"rebound":[],"recorder_errors":[],"schema":"oracle-gate/results","tests":['
         b'{"examples":null,"exception":"AssertionError","exhausted":null,"file":"tests/test_a.py","marker":null,'
         b'"nodeid":"tests/test_a.py::test_bad","outcome":"failed","phase":"call","reason":null,'
         b'"signature":"0123456789abcdef","tail":["E   assert 1 == 2"]},'
@@ -43,7 +43,7 @@ def test_a_known_session_has_pinned_bytes():
         b'{"examples":2,"exception":null,"exhausted":true,"file":"tests/test_a.py","marker":null,'
         b'"nodeid":"tests/test_a.py::test_prop","outcome":"passed","phase":"call","reason":null,'
         b'"signature":null,"tail":[]}],'
-        b'"version":2,"versions":{"hypothesis":"6.141.1","pytest":"7.0.1","python":"3.9.18"}}\n'
+        b'"version":3,"versions":{"hypothesis":"6.141.1","pytest":"7.0.1","python":"3.9.18"}}\n'
     )
     assert loads(dumps(SESSION)) == SESSION
 
@@ -66,6 +66,21 @@ def test_lookups_and_unrecorded_tests():
     assert loads(dumps(interrupted)) == interrupted
 
 
+def test_rebound_names_round_trip_sorted_and_once_each():
+    tax = Rebound("src/tax.py", "amount_due", "", "builtin max")
+    mock = Rebound("src/calc.py", "add", "", MOCK)
+    session = SessionResults(complete=True, exit_status=0, versions=VERSIONS, rebound=(tax, mock))
+    assert session.rebound == (mock, tax)
+    assert b'"rebound":[["src/calc.py","add","","a mock"],["src/tax.py","amount_due","","builtin max"]]' in dumps(session)
+    assert loads(dumps(session)) == session
+    with pytest.raises(ResultsError, match="rebound name .*recorded twice"):
+        SessionResults(complete=True, exit_status=0, versions=VERSIONS, rebound=(tax, tax))
+    with pytest.raises(ResultsError, match=r"rebound\[0\] must be \[path, name, origin, what\]"):
+        loads(_raw(rebound=[["src/tax.py", "amount_due"]]))
+    with pytest.raises(ResultsError, match="a rebound name holds"):
+        loads(_raw(rebound=[["src/tax.py", "", "", "x"]]))
+
+
 def _raw(**changes):
     raw = json.loads(dumps(SESSION))
     raw.update(changes)
@@ -85,7 +100,7 @@ def _with_test(**changes):
         (b"\xff", "results: not valid JSON: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"),
         (b"[]", "results: the file must be a JSON object"),
         (_raw(schema="other"), "results: `schema` must be 'oracle-gate/results', got 'other'"),
-        (_raw(version=1), "results: version 1 is not supported (this gate reads version 2)"),
+        (_raw(version=2), "results: version 2 is not supported (this gate reads version 3)"),
         (_raw(extra=1), "results: unknown key(s) 'extra'"),
         (_raw(complete="yes"), "results: `complete` must be true or false"),
         (_raw(exit_status=True), "results: `exit_status` must be an integer or null"),

@@ -290,3 +290,92 @@ def test_rebinding_what_another_module_defines_is_test_aware_and_own_objects_are
             object.__setattr__(self, "total", 0)
         ''')
     assert whats(dunder) == [(2, "rebinds tax.amount_due" + said), (3, "rebinds tax.fee" + said)]
+
+
+# -- names rebound while the tests ran ---------------------------------------------------------------
+
+from oracle_gate.core.ladder.testaware import plain_defs, rebound_findings  # noqa: E402
+
+TAX = '''"""Tax."""
+import functools
+from os.path import join, split as _split
+
+
+def tax(cents, rate_bp):
+    return cents * rate_bp // 10_000
+
+
+def amount_due(cents, rate_bp):
+    total = cents + tax(cents, rate_bp)
+    return total
+
+
+@functools.lru_cache()
+def cached(x):
+    return x
+
+
+def fallback():
+    return 1
+
+
+try:
+    from _speedups import fallback
+except ImportError:
+    pass
+
+
+def later():
+    return 1
+
+
+def rebinds_itself():
+    global later
+    later = None
+
+
+if True:
+    def conditional():
+        return 2
+else:
+    def conditional():
+        return 3
+
+
+class Money:
+    def tax(self):
+        return 0
+
+
+squares = [amount for amount in range(3)]
+'''
+
+
+def test_plain_defs_are_the_names_only_an_undecorated_def_binds():
+    assert plain_defs(TAX) == {"tax": 6, "amount_due": 10, "rebinds_itself": 34, "conditional": 40}
+    assert plain_defs("def f(): pass\nf = 1\n") == {}
+    assert plain_defs("def f(): pass\nfor f in []: pass\n") == {}
+    assert plain_defs("def f(): pass\nif (f := 2): pass\n") == {}
+    assert plain_defs("def f(): pass\ndel f\n") == {}
+    assert plain_defs("def f(): pass\nclass f: pass\n") == {}
+    assert plain_defs("def f(): pass\ndef g():\n    f = 2\n    return f\n") == {"f": 1, "g": 2}
+
+
+def test_a_production_def_bound_to_another_callable_after_its_module_ran_is_found():
+    seen = [
+        ("src/tax.py", "amount_due", "", "builtin max", "oracle:money"),
+        ("src/tax.py", "amount_due", "", "builtin max", "oracle:invoice"),  # the same name, another session
+        ("src/tax.py", "tax", "src/money.py", "<lambda> at src/money.py:9", "oracle:money"),
+        ("src/tax.py", "cached", "", "functools._lru_cache_wrapper object", "oracle:money"),  # decorated
+        ("src/tax.py", "fallback", "", "builtin fallback", "oracle:money"),  # an import may rebind it
+        ("src/tax.py", "rebinds_itself", "tests/test_tax.py", "spy at tests/test_tax.py:3", "oracle:money"),
+        ("src/tax.py", "conditional", "", "a mock", "oracle:money"),
+        ("tests/test_tax.py", "helper", "", "builtin max", "oracle:money"),  # not production
+    ]
+    found = rebound_findings(seen, {"src/tax.py": TAX}, {"src/tax.py", "src/money.py"}, "a mock")
+    assert [(f.path, f.line) for f in found] == [("src/tax.py", 6), ("src/tax.py", 10)]
+    assert found[1].what == ("`amount_due` is not its own def when the tests end: it is builtin max, bound there "
+                             "after the module ran (in oracle:invoice's session)")
+    assert "<lambda> at src/money.py:9" in found[0].what
+    assert rebound_findings(seen, {"src/tax.py": None}, {"src/tax.py"}, "a mock") == ()
+    assert rebound_findings(seen, {"src/tax.py": "def ("}, {"src/tax.py"}, "a mock") == ()

@@ -28,12 +28,14 @@ from pants.option.global_options import GlobalOptions
 
 from oracle_gate.core.judge import report as REPORT
 from oracle_gate.core.judge import verdict as V
+from oracle_gate.core.ladder import testaware as TA
 from oracle_gate.core.ladder.ledger import governed
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline
 from oracle_gate.core.lanes.compare import Policy
 from oracle_gate.core.lanes.unowned import holds_no_code
+from oracle_gate.core.protocol import results as R
 from oracle_gate.core.source.symbols import (MODULE, SourceError, changed_symbols, names_used, short_name,
                                              symbol_for_code)
 from oracle_gate.rules.base_facts import (BaseFactsError, BaseFactsRequest, BaseFactsRun, BaseUnevaluable,
@@ -340,6 +342,8 @@ async def run_oracle_gate(
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
     jail_findings, jail_errors = _jail_outcome(records, policy)
+    rebound = rebound_seen(records, base, head)
+    rebound_texts = await head_texts(sorted({s[0] for s in rebound}))
     runs_judged = oracle_runs(records, head, comp, src, run_id)
     gi = V.GateInput(
         mode=mode, comparison=comp, runs=runs_judged, symbols=symbols, ledgers=ledgers,
@@ -347,7 +351,7 @@ async def run_oracle_gate(
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
         min_examples=min_examples(base, head, comp), locked_expected=locked_expected(head),
-        findings=(*findings, *jail_findings), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
+        findings=(*findings, *jail_findings, *rebound_findings(rebound, rebound_texts, base, head)), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
         today=today, ran_oracles=ran, lane=policy.lane,
     )
     # The clean room (R2_cleanroom), then numbness (R3), each only when every rank below it held (the
@@ -373,6 +377,26 @@ def _jail_outcome(records: Sequence[TargetRecord], policy: Policy) -> Tuple[Tupl
     if unjailed:
         return (C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({unjailed})"),), ()
     return (), ()
+
+
+def rebound_seen(records: Sequence[TargetRecord], base: F.Facts, head: F.Facts) -> Tuple[TA.Seen, ...]:
+    """The production module names the recorder found bound to another callable at a session's end."""
+    production = _production_paths(base, head)
+    return tuple(sorted({(r.path, r.name, r.origin, r.what, rec.address) for rec in records if rec.session is not None
+                         for r in rec.session.rebound if r.path in production}))
+
+
+def rebound_findings(seen: Sequence[TA.Seen], texts: Mapping[str, str], base: F.Facts,
+                     head: F.Facts) -> Tuple[C.Finding, ...]:
+    found = TA.rebound_findings(seen, dict(texts), _production_paths(base, head), R.MOCK)
+    return tuple(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {f.path}:{f.line} {f.what}", f.path, f.line)
+                 for f in found)
+
+
+def _production_paths(base: F.Facts, head: F.Facts) -> FrozenSet[str]:
+    """The head's production files, but for what the base declares test tooling (a pytest plugin)."""
+    tooling = {p for t in base.targets if t.test_tooling for p in t.paths}
+    return frozenset(p for t in head.targets if t.role == F.PRODUCTION for p in t.paths if p not in tooling)
 
 
 def written_by_diff(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:

@@ -3,8 +3,9 @@
 Per test it records the outcome pytest reported, the failure or skip signature, the marker behind
 a skip or xfail, and Hypothesis' example count and whether the search space was exhausted. Per
 test file it records the sandbox code the file's collection and tests executed and the locked
-fixtures' sha256 after the session; per session, whether every collected test finished. The
-format is core/protocol/results.py; the gate judges from it.
+fixtures' sha256 after the session; per session, whether every collected test finished, and the
+module-level names of sandbox modules that hold, when it ends, a callable their module did not
+define under that name (`rebound`). The format is core/protocol/results.py; the gate judges from it.
 
 It never changes an outcome, a report or the exit status, loads no Hypothesis settings, and
 catches its own exceptions (kept as `recorder_errors`). Pants copies it with the core modules it
@@ -42,7 +43,9 @@ from ..core.protocol.results import (
     RESULTS_RELPATH,
     TAIL_LINES,
     FileRecord,
+    MOCK,
     Mutant,
+    Rebound,
     ResultsError,
     SessionResults,
     TestRecord,
@@ -246,6 +249,30 @@ class _Evidence:
             monitoring.free_tool_id(self._tool)
         if self._profile is not None:
             threading.setprofile(self._previous[1])
+
+
+# -- what module-level names hold at the end ---------------------------------------------------------
+_DEF_RE = re.compile(rb"^[ \t]*(?:async[ \t]+)?def[ \t]+(\w+)", re.M)
+
+
+def _bound_to(value: Any, name: str, path: str, source: Callable[[str], Optional[str]]) -> Optional[Tuple[str, str]]:
+    """(origin, what) when `value`, the module-level `name` of the module at `path`, is a callable
+    other than a function that file defines under that name (a decorator's wrapper is another
+    callable: the gate knows which defs are decorated); None when it is that function, or a class, a
+    module, a non-callable, or a library function imported under its own name."""
+    if _is_mock(value):
+        return "", MOCK
+    if isinstance(value, (type, types.ModuleType)) or not callable(value):
+        return None
+    if isinstance(value, types.FunctionType):
+        code = value.__code__
+        origin = source(code.co_filename) or ""
+        if code.co_name == name and (origin == path or not origin):
+            return None  # its own def, or a library's function imported under its own name
+        return origin, f"{code.co_name} at {origin or code.co_filename}:{code.co_firstlineno}"
+    if isinstance(value, types.BuiltinFunctionType):
+        return None if value.__name__ == name else ("", f"builtin {value.__name__}")
+    return "", f"{type(value).__module__}.{type(value).__qualname__} object"
 
 
 # -- the clean room's sample -------------------------------------------------------------------------
@@ -916,9 +943,10 @@ class Recorder:
                 tests.append(TestRecord(nodeid=nodeid, **case))
             except ResultsError as e:
                 self.errors.append(f"record: {e}")
+        rebound = self._guard(self._rebound) or ()
         return SessionResults(
             complete=complete, exit_status=int(session.exitstatus), versions=_versions(), interrupted=interrupted,
-            tests=tuple(tests), files=self._files(), recorder_errors=tuple(self.errors),
+            tests=tuple(tests), files=self._files(), recorder_errors=tuple(self.errors), rebound=rebound,
             mutant=None if _MUTANT is None else Mutant(id=_MUTANT.id, path=_MUTANT.path, served=_MUTANT.served))
 
     def _files(self) -> Tuple[FileRecord, ...]:
@@ -952,6 +980,32 @@ class Recorder:
                 collection_error=self.collection_errors.get(path), executed=tuple(found),
                 fixtures=tuple((f, self._sha256(f)) for f in config.get("fixtures") or ())))
         return tuple(records)
+
+    def _rebound(self) -> Tuple[Rebound, ...]:
+        """Every sandbox module's names its file spells as `def` that hold, now, a callable the
+        module did not define under that name: an import or an alias the gate tells apart from a
+        rebinding by reading the module (a test's monkeypatch is undone by now)."""
+        out: Dict[Tuple[str, str], Rebound] = {}
+        for module in list(sys.modules.values()):
+            filename = getattr(module, "__file__", None) if isinstance(module, types.ModuleType) else None
+            path = self._source(filename) if isinstance(filename, str) else None
+            if path is None:
+                continue
+            try:
+                with open(os.path.join(self.root, path), "rb") as f:
+                    defined = {m.decode("ascii", "replace") for m in _DEF_RE.findall(f.read())}
+            except OSError:
+                continue
+            for name, value in list(vars(module).items()):
+                if name not in defined:
+                    continue
+                try:
+                    bound = _bound_to(value, name, path, self._source)
+                except Exception:  # an object whose attributes raise: what it is, by type
+                    bound = ("", f"{type(value).__module__}.{type(value).__qualname__} object")
+                if bound is not None:  # (a module under two names is one file)
+                    out[path, name] = Rebound(path, name, *bound)
+        return tuple(out.values())
 
     def _module_code(self, path: str, filename: str) -> Optional[Tuple[str, int, str]]:
         try:

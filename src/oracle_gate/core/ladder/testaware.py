@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from ..source.symbols import Names, argument, bounded, constant, is_noop, parse, statement_expressions, subscript_index
+from ..source.symbols import Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions, subscript_index
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
@@ -335,3 +335,116 @@ def test_aware_findings(path: str, base: Optional[str], head: Optional[str],
 
 
 test_aware_findings.__test__ = False  # type: ignore[attr-defined]  # a name pytest would collect
+
+
+# -- names rebound while the tests ran ---------------------------------------------------------------
+
+class _ModuleBindings(ast.NodeVisitor):
+    """Which names a module binds at module level, and how: `plain` holds those an undecorated
+    `def` binds (-> its line), `other` every name anything else binds there (an assignment, an
+    import, a decorated def, a class, a loop, `with` or `except` target, a walrus, a `del`) or a
+    function declares `global`."""
+
+    def __init__(self) -> None:
+        self.plain: Dict[str, int] = {}
+        self.other: Set[str] = set()
+        self._depth = 0  # inside a function, lambda, class body or comprehension target
+
+    def _nested(self, nodes: Iterable[ast.AST]) -> None:
+        self._depth += 1
+        for node in nodes:
+            self.visit(node)
+        self._depth -= 1
+
+    def _function(self, node: ast.AST) -> None:
+        if self._depth == 0:
+            if node.decorator_list:  # type: ignore[attr-defined]
+                self.other.add(node.name)  # type: ignore[attr-defined]
+            else:
+                self.plain.setdefault(node.name, node.lineno)  # type: ignore[attr-defined]
+        for part in (*node.decorator_list, node.args, node.returns):  # type: ignore[attr-defined]
+            if part is not None:
+                self.visit(part)  # evaluated where the def is
+        self._nested(node.body)  # type: ignore[attr-defined]
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+    def visit_Lambda(self, node: ast.Lambda) -> None:
+        self.visit(node.args)
+        self._nested([node.body])
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        if self._depth == 0:
+            self.other.add(node.name)
+        for part in (*node.decorator_list, *node.bases, *node.keywords):
+            self.visit(part)
+        self._nested(node.body)
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        self._nested([node.target])  # the comprehension's own scope (a walrus in it binds outside)
+        for part in (node.iter, *node.ifs):
+            self.visit(part)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.other.update(node.names)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if self._depth == 0 and not isinstance(node.ctx, ast.Load):
+            self.other.add(node.id)
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.other.add(node.target.id)  # module scope unless inside a function (then `other` only widens)
+        self.visit(node.value)
+
+    def _import(self, node: ast.AST) -> None:
+        if self._depth == 0:
+            for alias in node.names:  # type: ignore[attr-defined]
+                self.other.add(alias.asname or alias.name.split(".")[0])
+
+    visit_Import = visit_ImportFrom = _import
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
+        if self._depth == 0 and node.name:
+            self.other.add(node.name)
+        self.generic_visit(node)
+
+
+@bounded
+def plain_defs(source: str) -> Dict[str, int]:
+    """The names a module binds at module level with undecorated `def` statements and nothing else
+    (-> the first such def's line): while the module is loaded, each must be that def.
+    SourceError if it does not parse."""
+    visitor = _ModuleBindings()
+    visitor.visit(parse(source))
+    return {name: line for name, line in visitor.plain.items() if name not in visitor.other}
+
+
+# One rebound name as the recorder saw it at a session's end: (module path, name, origin, what,
+# the address whose session it was); see core/protocol/results.py Rebound.
+Seen = Tuple[str, str, str, str, str]
+
+
+def rebound_findings(seen: Iterable[Seen], sources: Dict[str, Optional[str]], production: Iterable[str],
+                     mock: str) -> Tuple[Finding, ...]:
+    """Production functions that were not their own def when a test session ended: something bound
+    another callable to the name after the module ran, and left it there, whatever channel it used
+    (an alias, a lambda's argument, `vars()`, `__globals__`). Skipped: names the module binds other
+    than by one undecorated def (a decorator's wrapper, an import, a fallback), a mock and a
+    callable a test file defines (the tests' own doing; the tests are judged as oracles).
+    `sources`: path -> the module's text (None: not read)."""
+    production = frozenset(production)
+    defs: Dict[str, Dict[str, int]] = {}
+    out: Dict[Tuple[str, str], Finding] = {}
+    for path, name, origin, what, address in sorted(seen):
+        if path not in production or what == mock or (origin and origin not in production):
+            continue
+        if path not in defs:
+            try:
+                defs[path] = plain_defs(sources[path]) if sources.get(path) is not None else {}
+            except SourceError:
+                defs[path] = {}  # a module that does not parse is a finding of its own
+        line = defs[path].get(name)
+        if line is not None and (path, name) not in out:
+            out[path, name] = Finding(path, line, f"`{name}` is not its own def when the tests end: it is {what}, "
+                                                  f"bound there after the module ran (in {address}'s session)")
+    return tuple(sorted(out.values()))

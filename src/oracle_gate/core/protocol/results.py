@@ -3,7 +3,8 @@
 The recorder writes `extra-output/oracle-gate/results.json` in the test sandbox; Pants collects
 `extra-output/`, so the gate reads `RESULTS_RELPATH` from the process's extra output. The file
 holds facts only (outcomes, signatures, markers, example counts, executed code, fixture digests,
-whether the session finished); every judgement is the gate's.
+module-level names bound to what their module did not define there, whether the session finished);
+every judgement is the gate's.
 
 A signature hashes what `exception` holds: the exception type name of a failure or an error, or
 the kind `skip` (skipped) or `xfail` (xfailed, xpassed) for skip-like outcomes.
@@ -18,7 +19,7 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from .signature import SIGNATURE_RE
 
 SCHEMA = "oracle-gate/results"
-VERSION = 2
+VERSION = 3
 RESULTS_RELPATH = "oracle-gate/results.json"
 OUTCOMES = ("passed", "failed", "error", "skipped", "xfailed", "xpassed")
 PHASES = ("setup", "call", "teardown", "collect")
@@ -155,6 +156,26 @@ class Mutant:
                "`mutant` holds an id and a path (strings) and served (a boolean)")
 
 
+MOCK = "a mock"  # Rebound.what for a unittest.mock object
+
+
+@dataclass(frozen=True)
+class Rebound:
+    """A module-level name of a sandbox module that, when the session ended, held a callable not
+    defined under that name in that module's file (an import, an alias, or a rebinding: the gate
+    tells them apart from the module's source). Recorded only for names the file spells as `def`."""
+
+    path: str  # the module's file, relative to the sandbox root
+    name: str
+    origin: str  # the file of the callable's code, relative to the sandbox root; "" outside it or none
+    what: str  # what it is: `<name> at <origin>:<line>`, `builtin <name>`, MOCK, `<type> object`
+
+    def __post_init__(self) -> None:
+        _check(all(isinstance(v, str) for v in (self.path, self.name, self.origin, self.what))
+               and bool(self.path) and bool(self.name), "a rebound name holds a path, a name, an origin "
+               "and what it is bound to (strings; path and name non-empty)")
+
+
 @dataclass(frozen=True)
 class SessionResults:
     """One pytest session. `complete` is True only when the session finished normally and every
@@ -168,6 +189,7 @@ class SessionResults:
     files: Tuple[FileRecord, ...] = ()
     recorder_errors: Tuple[str, ...] = ()  # the recorder's own exceptions (caught; in order)
     mutant: Optional[Mutant] = None
+    rebound: Tuple[Rebound, ...] = ()  # at the session's end
 
     def __post_init__(self) -> None:
         _check(isinstance(self.complete, bool), "`complete` must be true or false")
@@ -180,6 +202,8 @@ class SessionResults:
         _set(self, "tests", _unique(self.tests, lambda t: t.nodeid, "test"))
         _set(self, "files", _unique(self.files, lambda f: f.path, "file"))
         _set(self, "recorder_errors", _strings(self.recorder_errors, "`recorder_errors`"))
+        _check(all(isinstance(r, Rebound) for r in self.rebound), "`rebound` must hold rebound records")
+        _set(self, "rebound", _unique(self.rebound, lambda r: (r.path, r.name), "rebound name"))
 
     def test(self, nodeid: str) -> Optional[TestRecord]:
         return next((t for t in self.tests if t.nodeid == nodeid), None)
@@ -206,7 +230,7 @@ _TEST_KEYS = ("nodeid", "file", "outcome", "phase", "signature", "exception", "m
               "examples", "exhausted", "tail")
 _FILE_KEYS = ("path", "address", "collected", "collection_error", "executed", "fixtures")
 _TOP_KEYS = ("schema", "version", "complete", "exit_status", "interrupted", "versions", "tests", "files",
-             "recorder_errors", "mutant")
+             "recorder_errors", "mutant", "rebound")
 
 
 def _test_json(t: TestRecord) -> Dict[str, Any]:
@@ -233,6 +257,7 @@ def dumps(results: SessionResults) -> bytes:
         "recorder_errors": list(results.recorder_errors),
         "mutant": None if results.mutant is None else
         {"id": results.mutant.id, "path": results.mutant.path, "served": results.mutant.served},
+        "rebound": [[r.path, r.name, r.origin, r.what] for r in results.rebound],
     }
     return (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode("ascii")
 
@@ -279,6 +304,10 @@ def loads(data: bytes) -> SessionResults:
         fields["executed"] = tuple(_list(fields["executed"], f"results: files[{i}].executed"))
         files.append(fields)
     mutant = top["mutant"]
+    rebound = []
+    for i, r in enumerate(_list(top["rebound"], "results: `rebound`")):
+        _check(isinstance(r, list) and len(r) == 4, f"results: rebound[{i}] must be [path, name, origin, what]")
+        rebound.append(r)
     try:
         return SessionResults(
             complete=top["complete"],
@@ -289,6 +318,7 @@ def loads(data: bytes) -> SessionResults:
             files=tuple(FileRecord(**f) for f in files),
             recorder_errors=tuple(_list(top["recorder_errors"], "results: `recorder_errors`")),
             mutant=None if mutant is None else Mutant(**_object(mutant, ("id", "path", "served"), "results: `mutant`")),
+            rebound=tuple(Rebound(*r) for r in rebound),
         )
     except ResultsError as e:
         raise ResultsError(f"results: {e}") from None
