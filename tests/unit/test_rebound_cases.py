@@ -33,6 +33,15 @@ def mocked_for_good(n):
 @functools.lru_cache()
 def cached(n):
     return n
+
+
+class Rates:
+    def rate(self):
+        return 7
+
+    @staticmethod
+    def kept():
+        return 1
 '''
 
 MONEY = '''\
@@ -41,6 +50,7 @@ from tax import tax as rate_of  # an alias: another name for the same function
 
 _ONE = (lambda m: (setattr(m, "amount_due", max), 1)[1])(_tax)  # the rebinding, through an argument
 vars(_tax)["tax"] = lambda cents, rate_bp: 0
+(lambda c: setattr(c, "rate", lambda self: 6))(_tax.Rates)  # a method, the same way
 
 
 def split(total, parts):
@@ -88,6 +98,8 @@ def test_the_recorder_notes_what_each_def_name_holds_at_the_end(rebound):
     assert held[("tax.py", "tax")][0] == "money.py" and held[("tax.py", "tax")][1].startswith("<lambda> at money.py:5")
     assert held[("tax.py", "mocked_for_good")] == ("", R.MOCK)
     assert held[("tax.py", "cached")] == ("", "functools._lru_cache_wrapper object")
+    assert held[("tax.py", "Rates.rate")][1].startswith("<lambda> at money.py:6")
+    assert ("tax.py", "Rates.kept") not in held  # a static method, its own def
     assert ("tax.py", "patched_by_a_test") not in held  # monkeypatch undid it
     assert not any(path == "money.py" for path, _ in held)  # its names are its own defs, or not spelled `def`
 
@@ -95,5 +107,6 @@ def test_the_recorder_notes_what_each_def_name_holds_at_the_end(rebound):
 def test_the_gate_judges_only_undecorated_defs_rebound_by_production(rebound):
     seen = [(r.path, r.name, r.origin, r.what, "tests:money") for r in rebound]
     found = rebound_findings(seen, {"tax.py": TAX}, {"tax.py", "money.py"}, R.MOCK)
-    assert [(f.path, f.line, f.what.split("`")[1]) for f in found] == [("tax.py", 4, "tax"), ("tax.py", 8, "amount_due")]
+    assert [(f.path, f.line, f.what.split("`")[1]) for f in found] == [
+        ("tax.py", 4, "tax"), ("tax.py", 8, "amount_due"), ("tax.py", 26, "Rates.rate")]
     assert rebound_findings(seen, {"tax.py": TAX}, {"tax.py"}, R.MOCK)[0].what.startswith("`amount_due`")

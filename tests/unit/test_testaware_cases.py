@@ -346,13 +346,39 @@ class Money:
     def tax(self):
         return 0
 
+    @property
+    def total(self):
+        return 0
+
+    def aliased(self):
+        return 0
+
+    also = aliased
+
+    def assigned_below(self):
+        return 0
+
+
+Money.assigned_below = None
+
+
+class Twice:
+    def one(self):
+        return 1
+
+
+class Twice:
+    def two(self):
+        return 2
+
 
 squares = [amount for amount in range(3)]
 '''
 
 
 def test_plain_defs_are_the_names_only_an_undecorated_def_binds():
-    assert plain_defs(TAX) == {"tax": 6, "amount_due": 10, "rebinds_itself": 34, "conditional": 40}
+    assert plain_defs(TAX) == {"tax": 6, "amount_due": 10, "rebinds_itself": 34, "conditional": 40,
+                               "Money.tax": 48, "Money.aliased": 55}
     assert plain_defs("def f(): pass\nf = 1\n") == {}
     assert plain_defs("def f(): pass\nfor f in []: pass\n") == {}
     assert plain_defs("def f(): pass\nif (f := 2): pass\n") == {}

@@ -996,16 +996,32 @@ class Recorder:
                     defined = {m.decode("ascii", "replace") for m in _DEF_RE.findall(f.read())}
             except OSError:
                 continue
-            for name, value in list(vars(module).items()):
-                if name not in defined:
-                    continue
+            try:
+                names = self._names(module, defined)
+            except Exception:  # a class whose attributes raise: its module is not judged
+                continue
+            for name, value in names:
                 try:
-                    bound = _bound_to(value, name, path, self._source)
+                    bound = _bound_to(value, name.rpartition(".")[2], path, self._source)
                 except Exception:  # an object whose attributes raise: what it is, by type
                     bound = ("", f"{type(value).__module__}.{type(value).__qualname__} object")
                 if bound is not None:  # (a module under two names is one file)
                     out[path, name] = Rebound(path, name, *bound)
         return tuple(out.values())
+
+    @staticmethod
+    def _names(module: types.ModuleType, defined: Set[str]) -> List[Tuple[str, Any]]:
+        """A module's names spelled `def`, and `Class.name` for those of the classes it defines."""
+        out = []
+        for name, value in list(vars(module).items()):
+            if name in defined:
+                out.append((name, value))
+            elif isinstance(value, type) and value.__module__ == module.__name__ and value.__qualname__ == name:
+                for attr, member in list(vars(value).items()):
+                    if attr in defined:
+                        out.append((f"{name}.{attr}", getattr(member, "__func__", member)
+                                    if isinstance(member, (staticmethod, classmethod)) else member))
+        return out
 
     def _module_code(self, path: str, filename: str) -> Optional[Tuple[str, int, str]]:
         try:

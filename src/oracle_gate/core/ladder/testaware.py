@@ -339,15 +339,18 @@ test_aware_findings.__test__ = False  # type: ignore[attr-defined]  # a name pyt
 
 # -- names rebound while the tests ran ---------------------------------------------------------------
 
-class _ModuleBindings(ast.NodeVisitor):
-    """Which names a module binds at module level, and how: `plain` holds those an undecorated
-    `def` binds (-> its line), `other` every name anything else binds there (an assignment, an
-    import, a decorated def, a class, a loop, `with` or `except` target, a walrus, a `del`) or a
-    function declares `global`."""
+class _Bindings(ast.NodeVisitor):
+    """Which names a scope (a module, or a class body) binds at its own level, and how: `plain`
+    holds those an undecorated `def` binds (-> its line), `other` counts every other binding there
+    (an assignment, an import, a decorated def, a class, a loop, `with` or `except` target, a walrus,
+    a `del`, a `global` declaration anywhere), `classes` the class statements, `stores` every
+    `X.y` assigned or deleted anywhere in it."""
 
     def __init__(self) -> None:
         self.plain: Dict[str, int] = {}
-        self.other: Set[str] = set()
+        self.other: Counter = Counter()
+        self.classes: Dict[str, List[ast.ClassDef]] = {}
+        self.stores: Set[Tuple[str, str]] = set()
         self._depth = 0  # inside a function, lambda, class body or comprehension target
 
     def _nested(self, nodes: Iterable[ast.AST]) -> None:
@@ -359,7 +362,7 @@ class _ModuleBindings(ast.NodeVisitor):
     def _function(self, node: ast.AST) -> None:
         if self._depth == 0:
             if node.decorator_list:  # type: ignore[attr-defined]
-                self.other.add(node.name)  # type: ignore[attr-defined]
+                self.other[node.name] += 1  # type: ignore[attr-defined]
             else:
                 self.plain.setdefault(node.name, node.lineno)  # type: ignore[attr-defined]
         for part in (*node.decorator_list, node.args, node.returns):  # type: ignore[attr-defined]
@@ -375,7 +378,8 @@ class _ModuleBindings(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         if self._depth == 0:
-            self.other.add(node.name)
+            self.other[node.name] += 1
+            self.classes.setdefault(node.name, []).append(node)
         for part in (*node.decorator_list, *node.bases, *node.keywords):
             self.visit(part)
         self._nested(node.body)
@@ -390,33 +394,53 @@ class _ModuleBindings(ast.NodeVisitor):
 
     def visit_Name(self, node: ast.Name) -> None:
         if self._depth == 0 and not isinstance(node.ctx, ast.Load):
-            self.other.add(node.id)
+            self.other[node.id] += 1
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name):
+            self.stores.add((node.value.id, node.attr))
+        self.visit(node.value)
 
     def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
-        self.other.add(node.target.id)  # module scope unless inside a function (then `other` only widens)
+        self.other[node.target.id] += 1  # module scope unless inside a function (then `other` only widens)
         self.visit(node.value)
 
     def _import(self, node: ast.AST) -> None:
         if self._depth == 0:
             for alias in node.names:  # type: ignore[attr-defined]
-                self.other.add(alias.asname or alias.name.split(".")[0])
+                self.other[alias.asname or alias.name.split(".")[0]] += 1
 
     visit_Import = visit_ImportFrom = _import
 
     def visit_ExceptHandler(self, node: ast.ExceptHandler) -> None:
         if self._depth == 0 and node.name:
-            self.other.add(node.name)
+            self.other[node.name] += 1
         self.generic_visit(node)
+
+
+def _bindings(body: Iterable[ast.stmt]) -> _Bindings:
+    visitor = _Bindings()
+    for stmt in body:
+        visitor.visit(stmt)
+    return visitor
 
 
 @bounded
 def plain_defs(source: str) -> Dict[str, int]:
-    """The names a module binds at module level with undecorated `def` statements and nothing else
-    (-> the first such def's line): while the module is loaded, each must be that def.
-    SourceError if it does not parse."""
-    visitor = _ModuleBindings()
-    visitor.visit(parse(source))
-    return {name: line for name, line in visitor.plain.items() if name not in visitor.other}
+    """The names a module binds at module level with undecorated `def` statements and nothing else,
+    and `Class.method` for the methods a module-level class (bound by that one class statement)
+    binds so in its body, neither assigned as an attribute anywhere in the module (-> the first
+    such def's line): while the module is loaded, each must be that def. SourceError if it does not
+    parse."""
+    module = _bindings(parse(source).body)
+    out = {name: line for name, line in module.plain.items() if not module.other[name]}
+    for cls, nodes in module.classes.items():
+        if len(nodes) != 1 or module.other[cls] != 1 or cls in module.plain:
+            continue
+        body = _bindings(nodes[0].body)
+        out.update((f"{cls}.{name}", line) for name, line in body.plain.items()
+                   if not body.other[name] and (cls, name) not in module.stores)
+    return out
 
 
 # One rebound name as the recorder saw it at a session's end: (module path, name, origin, what,
