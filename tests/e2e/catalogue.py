@@ -776,6 +776,68 @@ def _intended_wire_format_bytes(repo: Repo) -> None:
     repo.replace("oracle/fixtures/BUILD", old, fixture_sha(repo, "oracle/fixtures/invoice_v1.json"))
 
 
+# A fifth outside attacker's round (against bbc16e7; each merged there): code hidden where the
+# mutation engine saw only a message, an import or an except clause.
+_TAX_GUARD = '        raise ValueError("amounts and rates are non-negative")\n'
+_CREDIT_RAISE = 'raise ValueError("a credit is positive")'
+
+
+def _log_walrus(repo: Repo) -> None:
+    """drain's debug line truncates the work list through an assignment expression: items past
+    10,000 are silently dropped (no property draws that many)."""
+    repo.replace("src/billing/worker.py", "import queue\n", "import logging\nimport queue\n")
+    repo.replace("src/billing/worker.py", '    q: "queue.Queue[int]" = queue.Queue()\n',
+                 '    logging.debug("draining %d items on %d threads", len(items := items[:10_000]), workers)\n'
+                 '    q: "queue.Queue[int]" = queue.Queue()\n')
+
+
+def _log_umask(repo: Repo) -> None:
+    """render_invoice's debug line sets the process umask to 0: every file created afterwards is
+    world-writable."""
+    repo.replace("src/billing/invoice_io.py", "import json\n", "import json\nimport logging\nimport os\n")
+    repo.replace("src/billing/invoice_io.py", "    return encode(invoice).encode(\"utf-8\")",
+                 '    logging.debug("rendering %s (process umask %o)", invoice["id"], os.umask(0))\n'
+                 '    return encode(invoice).encode("utf-8")')
+
+
+def _raise_message_pop(repo: Repo) -> None:
+    """apply_credit's error message pops the account: a rejected credit wipes its balance."""
+    repo.replace("src/billing/store.py", _CREDIT_RAISE, 'raise ValueError(f"a credit is positive (got {cents} for '
+                 '{account}, balance {self.balances.pop(account, 0)})")')
+
+
+def _raise_from_clear(repo: Repo) -> None:
+    """apply_credit's raise chains from `self.balances.clear()`: a rejected credit wipes every account."""
+    repo.replace("src/billing/store.py", _CREDIT_RAISE, _CREDIT_RAISE + " from self.balances.clear()")
+
+
+def _logging_disabled(repo: Repo) -> None:
+    """invoice_io turns off the application's ERROR logs when imported."""
+    repo.replace("src/billing/invoice_io.py", "from typing import Any, Dict\n",
+                 "import logging\nfrom typing import Any, Dict\n\nlogging.disable(logging.ERROR)  # json decoding noise\n")
+
+
+def _import_over_builtin(repo: Repo) -> None:
+    """store.py's `sum` is math.fsum: totals become floats and lose cents above 2**53."""
+    repo.replace("src/billing/store.py", "import json\n", "import json\nfrom math import fsum as sum  # exact totals\n")
+
+
+def _except_swallows(repo: Repo) -> None:
+    """parse_invoice logs a malformed or negative invoice and returns None instead of raising."""
+    repo.replace("src/billing/invoice_io.py", "import json\n", "import json\nimport logging\n")
+    repo.replace("src/billing/invoice_io.py", '    return decode(data.decode("utf-8"))',
+                 '    try:\n        return decode(data.decode("utf-8"))\n    except ValueError:\n'
+                 '        logging.warning("skipping a malformed invoice (%d bytes)", len(data))')
+
+
+def _log_with_calls(repo: Repo) -> None:
+    """An honest log line whose arguments call read-only methods."""
+    repo.replace("src/billing/store.py", "import json\n", "import json\nimport logging\n")
+    repo.replace("src/billing/store.py", "        return self.balances[account]",
+                 '        logging.info("credited %s: %d", account.upper(), len(self.balances))\n'
+                 "        return self.balances[account]")
+
+
 # Patches an outside attacker wrote against round two's gate; each merged there. Closed since by the
 # rules named in the README (interpreter introspection, type identity in replays and probes,
 # module-level mutation, non-additive ledgers, freezes apart from production, unattributable
@@ -807,6 +869,21 @@ OUTSIDE_ATTACKS = (
           _outside("additive-ledger-step1"), ("ORACLE_CHANGE",)),
     Patch("outside", "human-lane-freeze", False, "break tax and freeze its failure in the same human-lane diff",
           _outside("human-lane-freeze"), ("FREEZE_WITH_PRODUCTION",), gate_args=("--oracle-gate-lane=human",)),
+    # A fifth outside attacker's round (against bbc16e7; each merged there):
+    Patch("outside", "log-walrus", False, "drain's log line drops items past 10,000 through an assignment "
+          "expression", _log_walrus, ("NUMB",)),
+    Patch("outside", "log-umask", False, "render_invoice's log line sets the process umask to 0", _log_umask,
+          ("NUMB",)),
+    Patch("outside", "raise-message-pop", False, "a rejected credit's error message pops the account",
+          _raise_message_pop, ("NUMB",)),
+    Patch("outside", "raise-from-clear", False, "a rejected credit's raise chains from balances.clear()",
+          _raise_from_clear, ("NUMB",)),
+    Patch("outside", "logging-disabled", False, "importing invoice_io turns off ERROR logs", _logging_disabled,
+          ("NUMB",)),
+    Patch("outside", "import-over-builtin", False, "store.py's sum is math.fsum (float totals)",
+          _import_over_builtin, ("NUMB",)),
+    Patch("outside", "except-swallows", False, "parse_invoice logs a bad invoice and returns None",
+          _except_swallows, ("NUMB",)),
 )
 
 HONEST = (
@@ -1029,6 +1106,7 @@ CLEANROOM = (
           _memoised_shared_list, ("IMPURE",)),
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),
     Patch("honest", "split-logs", True, "a debug log line in split", _split_logs),
+    Patch("honest", "log-with-calls", True, "a log line in apply_credit calling read-only methods", _log_with_calls),
 )
 
 CATALOGUE = TAMPERING + OUTSIDE_ATTACKS + HONEST + CLEANROOM

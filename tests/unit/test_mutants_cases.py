@@ -405,3 +405,67 @@ def test_each_statement_packed_onto_a_changed_line_gets_its_own_first_mutant():
     # one per statement first, whatever the budget: the condition and the branch's return, both assignments
     assert {(m.line, m.unit) for _, m in plan.mutants} == {(3, "3:4"), (3, "3:21"), (8, "8:4"), (8, "8:29")}
     assert plan.not_mutated == ()
+
+
+def test_a_message_with_code_in_it_is_code():
+    """An outside attacker's round (fifth, against bbc16e7): code hidden in log arguments, raise
+    messages and causes, a process-wide logging call and an import over a builtin merged as arid.
+    The code is mutated; the message text is not, and an inert message is still arid."""
+    source = textwrap.dedent('''\
+        import logging
+        import os
+        from math import fsum as sum
+
+        log = logging.getLogger(__name__)
+        logging.disable(logging.ERROR)
+
+
+        def tax(cents, rate_bp, balances, account):
+            log.debug("tax on %d cents", cents := min(cents, 10**12), rate_bp)
+            log.debug("rendering (umask %o)", os.umask(0))
+            log.info("inert %s %d", str(account).upper(), len(balances))
+            if cents < 0:
+                raise ValueError(f"negative (balance {balances.pop(account, 0)})")
+            if rate_bp < 0:
+                raise ValueError("negative rate") from balances.clear()
+            if rate_bp > 10_000:
+                raise ValueError(f"rate {rate_bp!r} above {len(balances)}")
+            return f"{[cents][:500]}"
+        ''')
+    plan = line_mutants([FileToMutate("pkg/tax.py", source, (("<module>", (1, 6)), ("tax", (9, 19))),
+                                      changed_lines(None, source))], 100, 100)
+    by_line = {}
+    for _, m in plan.mutants:
+        by_line.setdefault(m.line, []).append(m.description.rsplit(" at line", 1)[0])
+    assert by_line[3] == ["`from math import fsum as sum` -> `pass`"]
+    assert by_line[6] == ["`logging.disable(logging.ERROR)` -> `pass`"]
+    assert "`12` -> `13`" in by_line[10] and not any("XX" in d for d in by_line[10])  # the text is not mutated
+    assert by_line[11] == ["`0` -> `1`"]
+    assert 12 not in by_line and 18 not in by_line  # inert: arid
+    assert by_line[14] == ["`0` -> `1`"]  # the code in the message, not the raise (arid as a raise)
+    assert by_line[16] == ["`from balances.clear()` -> ``"]
+    assert "`500` -> `501`" in by_line[19]
+    assert {1, 2} & set(by_line) == set()  # plain imports are arid
+
+
+def test_an_except_clause_is_a_branch_its_mutant_lets_the_exception_through():
+    source = textwrap.dedent('''\
+        import logging
+
+
+        def parse(data):
+            try:
+                return int(data)
+            except ValueError:
+                logging.warning("skipping a malformed value (%d bytes)", len(data))
+            except TypeError:
+                raise
+        ''')
+    plan = line_mutants([FileToMutate("pkg/io.py", source, (("parse", (4, 10)),), changed_lines(None, source))],
+                        100, 100)
+    found = [(m.line, m.description) for _, m in plan.mutants if m.operator == "handler"]
+    assert found == [(7, "`except ValueError:` body -> `raise` at line 8")]  # a bare re-raise has nothing to drop
+    namespace = {}
+    exec(compile([m for _, m in plan.mutants if m.operator == "handler"][0].source, "io.py", "exec"), namespace)
+    with pytest.raises(ValueError):
+        namespace["parse"]("x")

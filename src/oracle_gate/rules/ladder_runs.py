@@ -18,7 +18,7 @@ from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.compare import Policy
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol.mutant_payload import MutantTooLarge, encode_mutant_env
-from oracle_gate.core.source.symbols import MODULE, SourceError, symbol_for_code
+from oracle_gate.core.source.symbols import MODULE, SourceError, shadows_builtin, symbol_for_code
 from oracle_gate.core.source.symbols import symbols as all_symbols
 from oracle_gate.rules.runs import CleanroomRun, CleanroomRunRequest, Jail, MutantRun, MutantRunRequest
 from oracle_gate.rules.static_checks import Sources, is_py
@@ -209,13 +209,14 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
 
 def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:
     """Line ranges of the head's top-level statements (outside defs and classes, docstrings and
-    imports aside) that the base does not have."""
+    imports aside, but an import over a builtin) that the base does not have."""
     def top(source: Optional[str]) -> List[ast.stmt]:
         if source is None:
             return []
         try:
             return [n for n in ast.parse(source).body
-                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom))
+                    if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                    and not (isinstance(n, (ast.Import, ast.ImportFrom)) and not shadows_builtin(n))
                     and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
         except SyntaxError:
             return []

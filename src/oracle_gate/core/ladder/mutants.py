@@ -31,7 +31,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import is_export_list
+from ..source.symbols import is_export_list, shadows_builtin
 
 MUTANT_ID_LEN = 12
 
@@ -46,6 +46,8 @@ KINDS = (
     "unary",
     "off_by_one",
     "constant",
+    "cause",
+    "handler",
     "remove",
     "collection",
 )
@@ -416,25 +418,62 @@ def _dotted(node: ast.AST) -> str:
     return ""
 
 
+# Calls that cannot change anything a result depends on: builtins that neither consume an
+# iterator nor run user code beyond a dunder, and read-only methods of strings, dates and mappings.
+_PURE_CALLS = frozenset({"len", "str", "repr", "int", "float", "bool", "type", "id", "hex", "oct", "bin", "ord",
+                         "chr", "abs", "round", "format", "isinstance", "issubclass", "hash", "ascii", "callable",
+                         "getattr", "hasattr"})
+_PURE_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit",
+                           "replace", "startswith", "endswith", "encode", "decode", "hex", "isoformat", "strftime",
+                           "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds"})
+
+
+def _inert(node: Optional[ast.AST]) -> bool:
+    """An expression whose evaluation changes nothing: no assignment expression, no yield or await,
+    no lambda, and no call but to `_PURE_CALLS` or `_PURE_METHODS`. A log message made of inert
+    parts is arid; one that pops a dict or rebinds a local is code."""
+    for n in ast.walk(node) if node is not None else ():
+        if isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda)):
+            return False
+        if isinstance(n, ast.Call) and not (
+                (isinstance(n.func, ast.Name) and n.func.id in _PURE_CALLS)
+                or (isinstance(n.func, ast.Attribute) and n.func.attr in _PURE_METHODS)):
+            return False
+    return True
+
+
+def _message_parts(node: ast.AST) -> Optional[List[Any]]:
+    """The argument expressions of a message statement (a logging, print or warnings call on its own
+    line, or a `raise` of a named exception), or None for any other statement."""
+    if isinstance(node, ast.Raise):
+        exc = node.exc
+        if isinstance(exc, ast.Call) and isinstance(exc.func, (ast.Name, ast.Attribute)) and _inert(exc.func):
+            return [*exc.args, *(k.value for k in exc.keywords), node.cause]
+        return [node.cause] if exc is None or (isinstance(exc, (ast.Name, ast.Attribute)) and _inert(exc)) else None
+    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+        call = node.value
+        name = _dotted(call.func)
+        head, _, method = name.rpartition(".")
+        if name in _LOG_FUNCTIONS or (method in _LOG_METHODS and (head == "logging" or "log" in head.lower())):
+            return [*call.args, *(k.value for k in call.keywords)]
+    return None
+
+
 def _arid_statement(node: ast.AST) -> bool:
     """A statement no oracle can observe through a result (Petrović and Ivanković, "State of
     mutation testing at Google", ICSE-SEIP 2018: arid nodes): a logging, print or warnings call
-    on its own line, an `__all__` declaration, `pass`, an import, an annotation without a value.
-    And a `raise`: it cannot hand back a wrong value, and a guard's raise runs only for inputs an
-    oracle rejects on purpose (the guard's condition is still mutated)."""
-    if isinstance(node, (ast.Pass, ast.Import, ast.ImportFrom, ast.Raise)):
+    on its own line and a `raise` of a named exception, when every argument is inert (`_inert`);
+    an `__all__` declaration, `pass`, an import (but one that shadows a builtin), an annotation
+    without a value. (A raise cannot hand back a wrong value, and a guard's raise runs only for
+    inputs an oracle rejects on purpose: the guard's condition is still mutated.)"""
+    if isinstance(node, ast.Pass) or (isinstance(node, (ast.Import, ast.ImportFrom)) and not shadows_builtin(node)):
         return True
     if isinstance(node, ast.AnnAssign) and node.value is None:
         return True
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         return is_export_list(node)
-    if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
-        name = _dotted(node.value.func)
-        if name in _LOG_FUNCTIONS or name.startswith("logging."):
-            return True
-        head, _, method = name.rpartition(".")
-        return method in _LOG_METHODS and "log" in head.lower()
-    return False
+    parts = _message_parts(node)
+    return parts is not None and all(_inert(p) for p in parts)
 
 
 class _Engine:
@@ -446,6 +485,7 @@ class _Engine:
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
         self.docstrings: Set[int] = set()
+        self.no_removal: Set[int] = set()  # message statements whose code, not whose message, is mutated
         self._index(tree)
         # A mutant is checked per unit (a module-level statement; a class counts as its header
         # plus its body's units): the unit holding the edit must parse to the intended tree, every
@@ -530,12 +570,16 @@ class _Engine:
                 self.docstrings.add(id(body[0]))
                 self.docstrings.add(id(body[0].value))
             skipped: List[Any] = []
+            parts = _message_parts(parent)
             if _arid_statement(parent):
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
+            elif parts is not None:  # a message with code in it: that code is mutated, the rest is not
+                skipped.extend(p for p in parts if _inert(p))
+                self.no_removal.add(id(parent))  # what it says is no value; the code in it is
             elif isinstance(parent, ast.Assert):
                 skipped.append(parent.msg)
-            if isinstance(parent, ast.JoinedStr):
-                skipped.append(parent)
+            if isinstance(parent, ast.JoinedStr):  # its text; its expressions are values like any other
+                skipped.extend(v if isinstance(v, ast.Constant) else v.format_spec for v in parent.values)
             elif isinstance(parent, ast.arg):
                 skipped.append(parent.annotation)
             elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -608,8 +652,9 @@ class _Engine:
             ((ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp), self._comprehension),
             ((ast.Return,), self._return),
             ((ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Raise, ast.Assert, ast.Delete,
-              ast.Break, ast.Continue), self._removal),
+              ast.Break, ast.Continue, ast.Import, ast.ImportFrom), self._removal),
             ((ast.FunctionDef,), self._special_method),
+            ((ast.ExceptHandler,), self._handler),
             ((ast.List, ast.Tuple, ast.Set, ast.Dict), self._collection),
             ((ast.Call,), self._range),
             ((ast.Slice,), self._slice),
@@ -823,7 +868,13 @@ class _Engine:
         )
 
     def _removal(self, node: Any) -> Iterator[_Candidate]:
-        if id(node) in self.docstrings:
+        if isinstance(node, ast.Raise) and node.cause is not None and not _inert(node.cause):
+            start, end = self.span(node.exc)[1], self.span(node.cause)[1]
+            yield self.candidate(
+                "cause", node, (node.lineno, node.end_lineno), f"`{_short(self.source[start:end].strip())}` -> ``",
+                [[_Edit(start, end, "")]], [_Set(node, "cause", None)],
+            )
+        if id(node) in self.docstrings or id(node) in self.no_removal:
             return
         if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
             return  # a bare constant does nothing: removing it is no mutant
@@ -835,6 +886,18 @@ class _Engine:
             "remove", node, (node.lineno, node.end_lineno),
             f"`{_short(self.source[start:end])}` -> `pass`",
             [[_Edit(start, end, "pass" + pad)]], [self.setter(node, ast.Pass())],
+        )
+
+    def _handler(self, node: ast.ExceptHandler) -> Iterator[_Candidate]:
+        """An `except` clause is a branch: the mutant lets what it catches through (`raise`)."""
+        if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and node.body[0].exc is None:
+            return
+        start, end = self.span(node.body[0])[0], self.span(node.body[-1])[1]
+        pad = "\n" * _newlines(self.source[start:end])
+        yield self.candidate(
+            "handler", node, (node.lineno, node.lineno),
+            f"`except{' ' + _short(self.text(node.type)) if node.type is not None else ''}:` body -> `raise`",
+            [[_Edit(start, end, "raise" + pad)]], [_Set(node, "body", [ast.Raise(exc=None, cause=None)])],
         )
 
     def _special_method(self, node: ast.FunctionDef) -> Iterator[_Candidate]:

@@ -341,6 +341,18 @@ def _top_level_code(tree: ast.Module) -> List[ast.stmt]:
                                                or is_noop(stmt) or is_export_list(stmt))]
 
 
+def shadows_builtin(stmt: ast.AST) -> bool:
+    """An import that binds a builtin's name (`from math import fsum as sum`): what its module
+    calls by that name is no longer the builtin, so the import is code, not a note of where a name
+    lives."""
+    import builtins
+
+    return isinstance(stmt, (ast.Import, ast.ImportFrom)) and any(
+        alias.name != "*" and hasattr(builtins, alias.asname or (
+            alias.name if isinstance(stmt, ast.ImportFrom) else alias.name.split(".")[0]))
+        for alias in stmt.names)
+
+
 def _import_bindings(tree: ast.Module) -> Set[Tuple[str, str]]:
     """(bound name, imported name) of every import that binds a name other than the one it
     imports (`import x as y`, `from m import a as b`), a builtin's name (`from m import int`) or
