@@ -351,8 +351,9 @@ async def run_oracle_gate(
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
         min_examples=min_examples(base, head, comp), locked_expected=locked_expected(head),
-        findings=(*findings, *jail_findings, *rebound_findings(rebound, rebound_texts, base, head)), infra_errors=jail_errors, min_rank_required=policy.min_rank_required,
-        today=today, ran_oracles=ran, lane=policy.lane,
+        findings=(*findings, *jail_findings, *rebound_findings(rebound, rebound_texts, base, head)),
+        infra_errors=jail_errors, min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
+        lane=policy.lane,
     )
     # The clean room (R2_cleanroom), then numbness (R3), each only when every rank below it held (the
     # ladder stops at the first failure). (Awaited here: Pants finds a rule's Gets in its body and

@@ -269,7 +269,9 @@ def _bound_to(value: Any, name: str, path: str, source: Callable[[str], Optional
         origin = source(code.co_filename) or ""
         if code.co_name == name and (origin == path or not origin):
             return None  # its own def, or a library's function imported under its own name
-        return origin, f"{code.co_name} at {origin or code.co_filename}:{code.co_firstlineno}"
+        # (outside the sandbox, the file's name only: the same run gives the same results file)
+        where = origin or os.path.basename(code.co_filename)
+        return origin, f"{code.co_name} at {where}:{code.co_firstlineno}"
     if isinstance(value, types.BuiltinFunctionType):
         return None if value.__name__ == name else ("", f"builtin {value.__name__}")
     return "", f"{type(value).__module__}.{type(value).__qualname__} object"
