@@ -3,7 +3,8 @@
 later run reuses live, even after trying to remount them writable), reach the network, or leave a
 process behind.
 
-A test that writes to `/tmp` by name still passes in the jail (its `/tmp` is private and empty).
+A test that writes to `/tmp` by name still passes in the jail (its `/tmp` is private: the machine's,
+copy-on-write).
 The same patch is gated twice: with `--no-oracle-gate-jail` every escape works (which shows the
 test would escape); by default none does. A daemon is looked for among the machine's processes.
 """
