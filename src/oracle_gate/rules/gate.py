@@ -50,7 +50,8 @@ from oracle_gate.rules.static_checks import (JUDGE_COMMIT_ENV, Sources, base_bas
                                              empty_files, head_texts, is_py, judged_config_findings,
                                              judged_under_base_hint, ledgers_of, lock_changes, locked_expected,
                                              marker_paths, min_examples, moved_code, production_sources, stale_file,
-                                             stale_ignores, static_findings, vetted_copies)
+                                             stale_ignores, static_findings, test_aware_finding,
+                                             vetted_copies)
 
 
 def run_set(head: F.Facts, comp: C.Comparison) -> FrozenSet[str]:
@@ -342,7 +343,8 @@ async def run_oracle_gate(
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
     jail_findings, jail_errors = _jail_outcome(records, policy)
-    rebound = rebound_seen(records, base, head)
+    production = _production_paths(base, head)
+    rebound = rebound_seen(records, production)
     rebound_texts = await head_texts(sorted({s[0] for s in rebound}))
     runs_judged = oracle_runs(records, head, comp, src, run_id)
     gi = V.GateInput(
@@ -351,7 +353,7 @@ async def run_oracle_gate(
         baseline_skips=baseline.skips if isinstance(baseline, Baseline) else frozenset(),
         baseline_exercised=tuple(sorted(baseline.exercised_map().items())) if isinstance(baseline, Baseline) else (),
         min_examples=min_examples(base, head, comp), locked_expected=locked_expected(head),
-        findings=(*findings, *jail_findings, *rebound_findings(rebound, rebound_texts, base, head)),
+        findings=(*findings, *jail_findings, *rebound_findings(rebound, rebound_texts, production)),
         infra_errors=jail_errors, min_rank_required=policy.min_rank_required, today=today, ran_oracles=ran,
         lane=policy.lane,
     )
@@ -380,18 +382,15 @@ def _jail_outcome(records: Sequence[TargetRecord], policy: Policy) -> Tuple[Tupl
     return (), ()
 
 
-def rebound_seen(records: Sequence[TargetRecord], base: F.Facts, head: F.Facts) -> Tuple[TA.Seen, ...]:
+def rebound_seen(records: Sequence[TargetRecord], production: FrozenSet[str]) -> Tuple[TA.Seen, ...]:
     """The production module names the recorder found bound to another callable at a session's end."""
-    production = _production_paths(base, head)
     return tuple(sorted({(r.path, r.name, r.origin, r.what, rec.address) for rec in records if rec.session is not None
                          for r in rec.session.rebound if r.path in production}))
 
 
-def rebound_findings(seen: Sequence[TA.Seen], texts: Mapping[str, str], base: F.Facts,
-                     head: F.Facts) -> Tuple[C.Finding, ...]:
-    found = TA.rebound_findings(seen, dict(texts), _production_paths(base, head), R.MOCK)
-    return tuple(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {f.path}:{f.line} {f.what}", f.path, f.line)
-                 for f in found)
+def rebound_findings(seen: Sequence[TA.Seen], texts: Mapping[str, str],
+                     production: FrozenSet[str]) -> Tuple[C.Finding, ...]:
+    return tuple(test_aware_finding(f) for f in TA.rebound_findings(seen, dict(texts), production, R.MOCK))
 
 
 def _production_paths(base: F.Facts, head: F.Facts) -> FrozenSet[str]:

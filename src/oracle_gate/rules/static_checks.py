@@ -19,7 +19,7 @@ from oracle_gate.core.judge import verdict as V
 from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, parse_ledger, suite_size
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import tautology_findings
-from oracle_gate.core.ladder.testaware import test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, test_aware_findings
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -221,9 +221,16 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
-        for f in found:
-            out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {f.path}:{f.line} {f.what}", f.path, f.line))
+        out.extend(test_aware_finding(f) for f in found)
     return out
+
+
+def test_aware_finding(f: TestAwareFinding) -> C.Finding:
+    """One line of code that can tell it is under test, found statically or by what a session left."""
+    return C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {f.path}:{f.line} {f.what}", f.path, f.line)
+
+
+test_aware_finding.__test__ = False  # type: ignore[attr-defined]  # a name pytest would collect
 
 
 def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Mapping[str, str],

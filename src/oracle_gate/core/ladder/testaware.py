@@ -16,7 +16,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from ..source.symbols import Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions, subscript_index
+from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
+                              subscript_index)
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
