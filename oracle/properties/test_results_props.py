@@ -48,7 +48,7 @@ def sessions(draw):
         versions=Versions(python=draw(text), pytest=draw(text), hypothesis=draw(st.none() | text)),
         interrupted=draw(st.none() | text), tests=tuple(draw(records(n)) for n in nodeids),
         files=tuple(draw(file_records(p)) for p in paths), recorder_errors=tuple(draw(st.lists(text, max_size=2))),
-        mutant=mutant, rebound=tuple(rebound),
+        mutant=mutant, rebound=tuple(rebound), connections=tuple(draw(st.lists(text, max_size=25))),
     )
 
 
@@ -71,7 +71,7 @@ def test_the_bytes_do_not_depend_on_the_order_things_were_found(results, random)
     shuffled = SessionResults(complete=results.complete, exit_status=results.exit_status, versions=results.versions,
                               interrupted=results.interrupted, tests=tuple(tests), files=tuple(shuffled_files),
                               recorder_errors=results.recorder_errors, mutant=results.mutant,
-                              rebound=tuple(reversed(results.rebound)))
+                              rebound=tuple(reversed(results.rebound)), connections=tuple(reversed(results.connections)))
     assert shuffled == results
     assert dumps(shuffled) == dumps(results)
     assert dumps(loads(dumps(results))) == dumps(results)

@@ -6,7 +6,8 @@ process behind.
 A test that writes to `/tmp` by name still passes in the jail (its `/tmp` is private: the machine's,
 copy-on-write).
 The same patch is gated twice: with `--no-oracle-gate-jail` every escape works (which shows the
-test would escape); by default none does. A daemon is looked for among the machine's processes.
+test would escape); by default none does, and the report says what was blocked. A daemon is looked
+for among the machine's processes.
 """
 from __future__ import annotations
 
@@ -40,10 +41,11 @@ def test_escape():
                 f.write("forged")
         except OSError:
             pass
-    try:
-        socket.create_connection(("127.0.0.1", {port}), timeout=3).close()
-    except OSError:
-        pass
+    for address in (("127.0.0.1", {port}), ("192.0.2.1", 9)):  # the machine's loopback; TEST-NET-1
+        try:
+            socket.create_connection(address, timeout=3).close()
+        except OSError:
+            pass
     subprocess.Popen(["sh", "-c", "sleep 300; echo $0", {marker!r}], start_new_session=True,
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 '''
@@ -120,7 +122,7 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
                 "connections": listener.connections - before,
                 "daemon": _kill_processes_naming(marker),
                 "scratch left": Path(scratch).exists(),
-                "notes": [r for r in run.reasons if r.startswith("NOTE the gate's test processes ran without a jail")],
+                "notes": [r for r in run.reasons if r.startswith("NOTE")],
             }
             Path(scratch).unlink(missing_ok=True)
             repo.reset_to_main()
@@ -130,6 +132,14 @@ def test_a_test_the_diff_adds_cannot_write_outside_reach_the_network_or_outlive_
     # Without the jail every escape works...
     assert len(unjailed["written"]) == 3 and unjailed["connections"] >= 1 and unjailed["daemon"], unjailed
     assert unjailed["scratch left"], unjailed
+    assert unjailed["notes"] == ["NOTE the tests of tests/test_escape.py tried to reach 192.0.2.1:9: "
+                                 "not blocked (the jail is off: --no-oracle-gate-jail)"], unjailed
     # ... and with it (the default) none does (the test still passed: its /tmp was its own), and the
-    # report has nothing to say about the jail.
-    assert jailed == {"written": [], "connections": 0, "daemon": False, "scratch left": False, "notes": []}, jailed
+    # report says what the jail blocked: the connection beyond loopback, the processes left running
+    # (the daemon's shell and its sleep).
+    notes = jailed.pop("notes")
+    assert jailed == {"written": [], "connections": 0, "daemon": False, "scratch left": False}, jailed
+    assert notes == ["NOTE the jail stopped 2 process(es) the tests of tests/test_escape.py left running when they "
+                     "ended (nothing a test starts outlives its run)",
+                     "NOTE the tests of tests/test_escape.py tried to reach 192.0.2.1:9: blocked (a jailed run "
+                     "reaches only its own loopback)"], notes

@@ -91,3 +91,26 @@ def test_the_private_tmp_shows_the_machines_entries_and_keeps_every_write(tmp_pa
     assert (box / "made").read_text() == "made\n"
     assert host_after == "host\n"  # the machine's copy untouched
     assert not os.path.exists(f"/tmp/oracle-gate-jail-case-{os.getpid()}")  # nothing outlives the jail
+
+
+def test_the_jail_stops_and_counts_what_the_command_leaves_running(tmp_path):
+    # Two processes still running when the command ends (one of them in a session of its own, as a
+    # daemon starts itself) are killed, and counted; one that exited before the end is not.
+    import subprocess
+
+    script = "true & wait; sleep 300 & setsid sleep 301 & exit 0"
+    started = os.times().elapsed
+    proc = subprocess.run([sys.executable, jail.__file__, "status.json", "1", "--", "sh", "-c", script],
+                          cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    status = json.loads((tmp_path / "status.json").read_text())
+    assert (proc.returncode, status) == (0, {"jailed": True, "why": "", "stopped": 2}), proc.stdout
+    assert os.times().elapsed - started < 60  # it did not wait for them
+
+
+def test_a_command_that_leaves_nothing_running_stops_nothing(tmp_path):
+    import subprocess
+
+    proc = subprocess.run([sys.executable, jail.__file__, "status.json", "1", "--", "sh", "-c", "true & wait"],
+                          cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert (proc.returncode, json.loads((tmp_path / "status.json").read_text())) == (
+        0, {"jailed": True, "why": "", "stopped": 0}), proc.stdout

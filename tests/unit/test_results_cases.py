@@ -2,8 +2,8 @@ import json
 
 import pytest
 
-from oracle_gate.core.protocol.results import (MOCK, RESULTS_RELPATH, FileRecord, Mutant, Rebound, ResultsError,
-                                               SessionResults, TestRecord, Versions, dumps, loads)
+from oracle_gate.core.protocol.results import (CONNECTIONS_KEPT, MOCK, RESULTS_RELPATH, FileRecord, Mutant, Rebound,
+                                               ResultsError, SessionResults, TestRecord, Versions, dumps, loads)
 
 SHA = "a" * 64
 VERSIONS = Versions(python="3.9.18", pytest="7.0.1", hypothesis="6.141.1")
@@ -29,7 +29,7 @@ def test_the_results_path_is_under_pytests_extra_output():
 
 def test_a_known_session_has_pinned_bytes():
     assert dumps(SESSION) == (
-        b'{"complete":true,"exit_status":1,"files":[{"address":"tests/test_a.py:tests","collected":'
+        b'{"complete":true,"connections":[],"exit_status":1,"files":[{"address":"tests/test_a.py:tests","collected":'
         b'["tests/test_a.py::test_bad","tests/test_a.py::test_ok","tests/test_a.py::test_prop"],'
         b'"collection_error":null,"executed":[["src/calc.py",1,"<module>"],["src/calc.py",4,"add"]],'
         b'"fixtures":{"fixtures/seed.json":"' + SHA.encode() + b'"},"path":"tests/test_a.py"}],'
@@ -79,6 +79,19 @@ def test_rebound_names_round_trip_sorted_and_once_each():
         loads(_raw(rebound=[["src/tax.py", "amount_due"]]))
     with pytest.raises(ResultsError, match="a rebound name holds"):
         loads(_raw(rebound=[["src/tax.py", "", "", "x"]]))
+
+
+def test_connections_are_kept_sorted_once_each_and_bounded():
+    many = [f"192.0.2.{i}:80" for i in range(30)]
+    session = SessionResults(complete=True, exit_status=0, versions=VERSIONS,
+                             connections=("example.org:443", "192.0.2.1:80", "example.org:443"))
+    assert session.connections == ("192.0.2.1:80", "example.org:443")
+    assert b'"connections":["192.0.2.1:80","example.org:443"]' in dumps(session)
+    assert loads(dumps(session)) == session
+    kept = SessionResults(complete=True, exit_status=0, versions=VERSIONS, connections=tuple(reversed(many)))
+    assert kept.connections == tuple(sorted(many))[:CONNECTIONS_KEPT]
+    with pytest.raises(ResultsError, match="`connections` must hold strings only"):
+        loads(_raw(connections=[80]))
 
 
 def _raw(**changes):

@@ -342,7 +342,7 @@ async def run_oracle_gate(
         targets = await targets_of(planned)
         runs = await Get(OracleRuns, OracleRunsRequest(tuple(targets), written_by_diff(head, comp), jail))
         records, batches = runs.records, runs.batches
-    jail_findings, jail_errors = _jail_outcome(records, policy)
+    jail_findings, jail_errors = _jail_outcome(records, policy, jail)
     production = _production_paths(base, head)
     rebound = rebound_seen(records, production)
     rebound_texts = await head_texts(sorted({s[0] for s in rebound}))
@@ -372,14 +372,26 @@ async def run_oracle_gate(
     return await render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)
 
 
-def _jail_outcome(records: Sequence[TargetRecord], policy: Policy) -> Tuple[Tuple[C.Finding, ...], Tuple[str, ...]]:
-    """One line when the test processes ran without the jail asked for; a failure when it was required."""
+def _jail_outcome(records: Sequence[TargetRecord], policy: Policy,
+                  jail: Jail) -> Tuple[Tuple[C.Finding, ...], Tuple[str, ...]]:
+    """One line when the test processes ran without the jail asked for (a failure when it was
+    required); one per run that left processes behind or tried to reach the network, saying what
+    the jail did about it."""
     unjailed = min((r.jail for r in records if r.jail), default="")
     if unjailed and policy.require_jail:
         return (), (f"INFRA_ERROR jail: {unjailed} (--oracle-gate-require-jail: no test may run unjailed)",)
-    if unjailed:
-        return (C.Finding("NOTE", f"NOTE the gate's test processes ran without a jail ({unjailed})"),), ()
-    return (), ()
+    notes = [f"NOTE the gate's test processes ran without a jail ({unjailed})"] if unjailed else []
+    for batch, r in sorted({rec.batch or (rec.address,): rec for rec in records}.items()):
+        who = f"the tests of {', '.join(batch)}"
+        if r.stopped:
+            notes.append(f"NOTE the jail stopped {r.stopped} process(es) {who} left running when they ended "
+                         f"(nothing a test starts outlives its run)")
+        reached = r.session.connections if r.session is not None else ()
+        if reached:
+            how = ("blocked (a jailed run reaches only its own loopback)" if jail.enabled and not r.jail else
+                   f"not blocked ({r.jail or 'the jail is off: --no-oracle-gate-jail'})")
+            notes.append(f"NOTE {who} tried to reach {', '.join(reached)}: {how}")
+    return tuple(C.Finding("NOTE", n) for n in notes), ()
 
 
 def rebound_seen(records: Sequence[TargetRecord], production: FrozenSet[str]) -> Tuple[TA.Seen, ...]:

@@ -75,18 +75,22 @@ async def jail_process(request: JailRequest) -> JailedProcess:
     return JailedProcess(dataclasses.replace(request.process, argv=argv, input_digest=merged))
 
 
-def jail_state(contents: DigestContents, prefix: str, jail: Jail) -> str:
-    """'' when the process was jailed (or no jail was asked for), else why it was not."""
+def jail_state(contents: DigestContents, prefix: str, jail: Jail) -> Tuple[str, int]:
+    """('' when the process was jailed (or no jail was asked for), else why it was not; how many
+    processes the jail stopped because they were still running when the command ended)."""
     if not jail.enabled:
-        return ""
+        return "", 0
     for fc in contents:
         if fc.path == f"{prefix}{JAIL_STATUS}":
             try:
                 status = json.loads(fc.content)
-                return "" if status.get("jailed") is True else f"not jailed: {status.get('why') or 'unknown'}"
+                if status.get("jailed") is not True:
+                    return f"not jailed: {status.get('why') or 'unknown'}", 0
+                stopped = status.get("stopped")
+                return "", stopped if isinstance(stopped, int) and not isinstance(stopped, bool) else 0
             except (ValueError, AttributeError):
-                return "not jailed: the jail's status file is unreadable"
-    return "not jailed: the jail left no status file"
+                return "not jailed: the jail's status file is unreadable", 0
+    return "not jailed: the jail left no status file", 0
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,8 @@ class TargetRecord:
     output_tail: str
     xml: Optional[Digest] = None
     jail: str = ""  # why the process was not jailed, when a jail was asked for and not had
+    stopped: int = 0  # processes the jail killed because they outlived the tests
+    batch: Tuple[str, ...] = ()  # the addresses that ran in the same process (stopped and session are theirs)
 
 
 def _tail(text: str, lines: int = 12) -> str:
@@ -166,13 +172,14 @@ async def run_oracle_batch(request: OracleBatchRequest, local_env: ChosenLocalEn
     extra = await Get(Digest, DigestSubset(result.output_digest, PathGlobs([f"{EXTRA_OUTPUT}/**"])))
     contents = await Get(DigestContents, Digest, await Get(Digest, RemovePrefix(extra, EXTRA_OUTPUT)))
     session, error = _read_session(contents, "")
-    jail_why = jail_state(contents, "", jail) if local or not request.jail.enabled else \
-        f"not jailed: runs in the {request.environment.val} environment"
+    jail_why, stopped = jail_state(contents, "", jail) if local or not request.jail.enabled else \
+        (f"not jailed: runs in the {request.environment.val} environment", 0)
     tail = _tail(result.stdout.decode(errors="replace") + "\n" + result.stderr.decode(errors="replace"))
     xml = (await Get(Digest, DigestSubset(result.output_digest, PathGlobs([setup.results_file_name])))
            if setup.results_file_name else None)
     return OracleBatchOutcome(tuple(
-        TargetRecord(a, p, result.exit_code, result.metadata, session, error, False, tail, xml, jail_why)
+        TargetRecord(a, p, result.exit_code, result.metadata, session, error, False, tail, xml, jail_why, stopped,
+                     tuple(sorted(paths)))
         for a, p in sorted(paths.items())
     ))
 

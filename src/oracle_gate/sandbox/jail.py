@@ -20,8 +20,9 @@ As root the first namespaces need no user namespace; otherwise one maps the call
 them first.
 
 After the command ends, this wrapper (outside the command's reach: it writes last) records in the
-status file whether the command was jailed and, if not, why. Where namespaces are unavailable the
-command runs unjailed, unless <require> is 1: then it does not run at all (exit 97).
+status file whether the command was jailed and, if not, why; if so, how many processes were still
+running in the jail when the command ended (`stopped`: the init killed them). Where namespaces are
+unavailable the command runs unjailed, unless <require> is 1: then it does not run at all (exit 97).
 """
 import ctypes
 import json
@@ -209,25 +210,55 @@ def enter(writable) -> None:
     _loopback_up()
 
 
-def _init(command) -> int:
+def _init(command, report: int) -> int:
     """PID 1 of the jail's PID namespace: runs the command as an ordinary process (PID 1 ignores
     signals it has no handler for, even a SIGKILL it sends itself), reaps what it leaves behind, and
-    returns its status; when PID 1 exits the kernel kills everything else in the namespace."""
+    returns its status. When the command ends, every process still running in the namespace is
+    killed; how many there were is written to `report` (a pipe to the wrapper)."""
     pid = os.fork()
     if pid == 0:
         try:
             os.execvp(command[0], command)
         finally:
             os._exit(127)
+    code = 127
     while True:
         try:
             done, wait = os.waitpid(-1, 0)
         except InterruptedError:
             continue
         except ChildProcessError:
-            return 127
+            break
         if done == pid:
-            return os.WEXITSTATUS(wait) if os.WIFEXITED(wait) else 128 + os.WTERMSIG(wait)
+            code = os.WEXITSTATUS(wait) if os.WIFEXITED(wait) else 128 + os.WTERMSIG(wait)
+            break
+    os.write(report, str(_stop_the_rest()).encode())
+    return code
+
+
+def _stop_the_rest() -> int:
+    """Kill every other process of this PID namespace (PID 1 calls this) and reap them: how many
+    were still running (a child that had already exited is reaped first and not counted)."""
+    while True:
+        try:
+            done, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return 0
+        if done == 0:
+            break
+    try:
+        os.kill(-1, signal.SIGKILL)
+    except OSError:
+        pass
+    stopped = 0
+    while True:
+        try:
+            os.waitpid(-1, 0)
+            stopped += 1
+        except InterruptedError:
+            continue
+        except ChildProcessError:
+            return stopped
 
 
 def main(argv) -> int:
@@ -243,9 +274,11 @@ def main(argv) -> int:
     if status["jailed"] or not require:
         tmp = os.path.join(os.getcwd(), ".tmp")
         os.makedirs(tmp, exist_ok=True)
+        counted, report = os.pipe()  # not inherited across exec: only the init writes to it
         pid = os.fork()
         if pid == 0:
             try:
+                os.close(counted)
                 if status["jailed"]:
                     die_with_parent()
                     os.environ.update(TMPDIR=tmp, TEMP=tmp, TMP=tmp)
@@ -255,10 +288,11 @@ def main(argv) -> int:
                     except OSError:
                         if require:
                             os._exit(EXIT_REFUSED)
-                    os._exit(_init(command))
+                    os._exit(_init(command, report))
                 os.execvp(command[0], command)
             finally:
                 os._exit(127)
+        os.close(report)
 
         def stop(signum, _frame):
             os.kill(pid, signal.SIGKILL)
@@ -272,6 +306,10 @@ def main(argv) -> int:
             except InterruptedError:
                 continue
         code = os.WEXITSTATUS(wait) if os.WIFEXITED(wait) else 128 + os.WTERMSIG(wait)
+        with os.fdopen(counted, "rb") as f:  # every holder of the other end is gone by now
+            told = f.read().decode(errors="replace")
+        if status["jailed"]:
+            status["stopped"] = int(told) if told.isdigit() else None
     os.makedirs(os.path.dirname(status_file) or ".", exist_ok=True)
     with open(status_file, "w") as f:
         json.dump(status, f)

@@ -23,12 +23,14 @@ import glob
 import hashlib
 import importlib.machinery
 import inspect
+import ipaddress
 import json
 import os
 import platform
 import pickle
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -594,6 +596,61 @@ def _versions() -> Versions:
     return Versions(python=platform.python_version(), pytest=str(pytest.__version__), hypothesis=hypothesis)
 
 
+# -- the network -----------------------------------------------------------------------------------
+_NET_EVENTS = frozenset(("socket.connect", "socket.sendto", "socket.sendmsg", "socket.getaddrinfo"))
+_NET_KEPT = 1000
+
+
+class _Network:
+    """Where this process tried to reach beyond loopback, from Python's audit events (3.8 and
+    later: a connect, a datagram sent, a name looked up), while the recorder records. An audit hook
+    cannot be removed, so this one only stops adding; it never raises into the code it watches.
+    Processes a test starts are not seen here."""
+
+    def __init__(self) -> None:
+        self.found: Set[str] = set()
+        self.on = False
+        self.local = {"", "localhost", "localhost.localdomain"}
+
+    def start(self) -> None:
+        if not hasattr(sys, "addaudithook"):
+            return
+        self.local.add(socket.gethostname().lower())
+        self.on = True
+        sys.addaudithook(self._hook)
+
+    def stop(self) -> None:
+        self.on = False
+
+    def _hook(self, event: str, args: Tuple[Any, ...]) -> None:
+        if event not in _NET_EVENTS or not self.on or len(self.found) >= _NET_KEPT:
+            return
+        try:
+            if event == "socket.getaddrinfo":
+                host, port = args[0], args[1]
+            else:
+                if getattr(args[0], "family", None) not in (socket.AF_INET, socket.AF_INET6) or not args[1]:
+                    return
+                host, port = args[1][0], args[1][1]
+            if isinstance(host, bytes):
+                host = host.decode("ascii", "replace")
+            if isinstance(host, str) and self._beyond_loopback(host):
+                where = f"[{host}]" if ":" in host else host
+                self.found.add(where if port is None else f"{where}:{port}")
+        except Exception:
+            pass
+
+    def _beyond_loopback(self, host: str) -> bool:
+        name = host.lower().rstrip(".")
+        if name in self.local or name.endswith(".localhost"):
+            return False
+        try:
+            ip = ipaddress.ip_address(name.split("%")[0])
+        except ValueError:
+            return True  # a name to look up
+        return not (ip.is_loopback or ip.is_unspecified)
+
+
 # -- the recorder ----------------------------------------------------------------------------------
 
 class Recorder:
@@ -614,8 +671,10 @@ class Recorder:
         self.finished: Set[str] = set()
         self.interrupted: Optional[str] = None
         self.evidence = _Evidence()
+        self.network = _Network()
         self._sources: Dict[str, Optional[str]] = {}
         self.sampler: Optional[_Sampler] = None
+        self._guard(self.network.start)
         self._guard(self._load_configs)
         self._guard(self._start_sampler)
         self._guard(self.evidence.start, self.sampler.event if self.sampler is not None else None)
@@ -910,6 +969,7 @@ class Recorder:
         # tryfirst: the outermost wrapper, so the exit status is the one other plugins settled on.
         yield
         self._guard(self.evidence.stop)
+        self.network.stop()
         results = self._guard(self._results, session)
         if results is None:  # only a recorder bug gets here; still leave a (incomplete) record
             results = SessionResults(complete=False, exit_status=int(session.exitstatus), versions=_versions(),
@@ -949,6 +1009,7 @@ class Recorder:
         return SessionResults(
             complete=complete, exit_status=int(session.exitstatus), versions=_versions(), interrupted=interrupted,
             tests=tuple(tests), files=self._files(), recorder_errors=tuple(self.errors), rebound=rebound,
+            connections=tuple(self.network.found),
             mutant=None if _MUTANT is None else Mutant(id=_MUTANT.id, path=_MUTANT.path, served=_MUTANT.served))
 
     def _files(self) -> Tuple[FileRecord, ...]:

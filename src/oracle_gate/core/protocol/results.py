@@ -156,6 +156,7 @@ class Mutant:
                "`mutant` holds an id and a path (strings) and served (a boolean)")
 
 
+CONNECTIONS_KEPT = 20
 MOCK = "a mock"  # Rebound.what for a unittest.mock object
 
 
@@ -190,6 +191,9 @@ class SessionResults:
     recorder_errors: Tuple[str, ...] = ()  # the recorder's own exceptions (caught; in order)
     mutant: Optional[Mutant] = None
     rebound: Tuple[Rebound, ...] = ()  # at the session's end
+    # Network destinations (`host:port`) other than loopback the session's process tried to reach;
+    # at most CONNECTIONS_KEPT of them, the first ones in sorted order.
+    connections: Tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         _check(isinstance(self.complete, bool), "`complete` must be true or false")
@@ -204,6 +208,7 @@ class SessionResults:
         _set(self, "recorder_errors", _strings(self.recorder_errors, "`recorder_errors`"))
         _check(all(isinstance(r, Rebound) for r in self.rebound), "`rebound` must hold rebound records")
         _set(self, "rebound", _unique(self.rebound, lambda r: (r.path, r.name), "rebound name"))
+        _set(self, "connections", tuple(sorted(set(_strings(self.connections, "`connections`"))))[:CONNECTIONS_KEPT])
 
     def test(self, nodeid: str) -> Optional[TestRecord]:
         return next((t for t in self.tests if t.nodeid == nodeid), None)
@@ -230,7 +235,7 @@ _TEST_KEYS = ("nodeid", "file", "outcome", "phase", "signature", "exception", "m
               "examples", "exhausted", "tail")
 _FILE_KEYS = ("path", "address", "collected", "collection_error", "executed", "fixtures")
 _TOP_KEYS = ("schema", "version", "complete", "exit_status", "interrupted", "versions", "tests", "files",
-             "recorder_errors", "mutant", "rebound")
+             "recorder_errors", "mutant", "rebound", "connections")
 
 
 def _test_json(t: TestRecord) -> Dict[str, Any]:
@@ -258,6 +263,7 @@ def dumps(results: SessionResults) -> bytes:
         "mutant": None if results.mutant is None else
         {"id": results.mutant.id, "path": results.mutant.path, "served": results.mutant.served},
         "rebound": [[r.path, r.name, r.origin, r.what] for r in results.rebound],
+        "connections": list(results.connections),
     }
     return (json.dumps(payload, sort_keys=True, separators=(",", ":")) + "\n").encode("ascii")
 
@@ -319,6 +325,7 @@ def loads(data: bytes) -> SessionResults:
             recorder_errors=tuple(_list(top["recorder_errors"], "results: `recorder_errors`")),
             mutant=None if mutant is None else Mutant(**_object(mutant, ("id", "path", "served"), "results: `mutant`")),
             rebound=tuple(Rebound(*r) for r in rebound),
+            connections=tuple(_list(top["connections"], "results: `connections`")),
         )
     except ResultsError as e:
         raise ResultsError(f"results: {e}") from None
