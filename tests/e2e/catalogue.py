@@ -884,6 +884,9 @@ OUTSIDE_ATTACKS = (
           _import_over_builtin, ("NUMB",)),
     Patch("outside", "except-swallows", False, "parse_invoice logs a bad invoice and returns None",
           _except_swallows, ("NUMB",)),
+    Patch("outside", "raise-retyped", False, "tax's guard raises ArithmeticError where callers catch ValueError",
+          lambda r: r.replace("src/billing/tax.py", 'raise ValueError("amounts', 'raise ArithmeticError("amounts'),
+          ("NUMB",)),
 )
 
 HONEST = (
@@ -1107,6 +1110,9 @@ CLEANROOM = (
     Patch("honest", "memoised-copy", True, "split memoised, each caller given its own copy", _memoised_copy),
     Patch("honest", "split-logs", True, "a debug log line in split", _split_logs),
     Patch("honest", "log-with-calls", True, "a log line in apply_credit calling read-only methods", _log_with_calls),
+    Patch("honest", "raise-reworded", True, "tax's guard says what is wrong in other words",
+          lambda r: r.replace("src/billing/tax.py", '"amounts and rates are non-negative"',
+                              '"an amount or a rate is negative"')),
 )
 
 CATALOGUE = TAMPERING + OUTSIDE_ATTACKS + HONEST + CLEANROOM

@@ -469,3 +469,40 @@ def test_an_except_clause_is_a_branch_its_mutant_lets_the_exception_through():
     exec(compile([m for _, m in plan.mutants if m.operator == "handler"][0].source, "io.py", "exec"), namespace)
     with pytest.raises(ValueError):
         namespace["parse"]("x")
+
+
+def test_a_raise_whose_exception_type_the_diff_changed_is_code_and_a_reworded_message_is_not():
+    """An outside attacker's round (fifth, against bbc16e7): `raise ValueError(...)` changed to
+    another class merged, every raise being arid. Against the base's raises of the same symbol: a
+    changed class gets a mutant that raises a plain Exception; a reworded message, a raise new to
+    its symbol, and a class the symbol already raised stay arid."""
+    base = textwrap.dedent('''\
+        def tax(cents, rate_bp):
+            if cents < 0:
+                raise ValueError("amounts are non-negative")
+            if rate_bp < 0:
+                raise ValueError("rates are non-negative")
+            return cents * rate_bp // 10_000
+
+
+        def fee(cents):
+            return cents // 100
+        ''')
+    head = (base.replace('raise ValueError("amounts are non-negative")', 'raise LookupError("amounts are non-negative")')
+            .replace('raise ValueError("rates are non-negative")', 'raise ValueError("a rate is non-negative")')
+            .replace("    return cents // 100", "    if cents > 10**9:\n        raise OverflowError(cents)\n"
+                                                "    return cents // 100"))
+    lines = changed_lines(base, head)
+    assert lines == {3, 5, 10, 11}
+    plan = line_mutants([FileToMutate("pkg/tax.py", head, (("tax", (1, 6)), ("fee", (9, 12))), lines, base)], 100, 100)
+    described = sorted((m.line, m.operator, m.description) for _, m in plan.mutants if m.line in (3, 5, 11))
+    assert described == [(3, "raise_type", "`raise LookupError` -> `raise Exception` at line 3")], described
+    mutant = next(m for _, m in plan.mutants if m.operator == "raise_type")
+    namespace = {}
+    exec(compile(mutant.source, "tax.py", "exec"), namespace)
+    with pytest.raises(Exception) as caught:
+        namespace["tax"](-1, 0)
+    assert type(caught.value) is Exception and str(caught.value) == "amounts are non-negative"
+    # without the base (a new file) every raise is new: arid
+    assert not [m for _, m in line_mutants([FileToMutate("pkg/tax.py", head, (("tax", (1, 6)),), lines)],
+                                           100, 100).mutants if m.operator == "raise_type"]

@@ -161,7 +161,8 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
             before = old_path.get(path, path)
             lines = changed_lines(src.base.get(before), text)
             elsewhere = frozenset().union(*(r for p, r in removed.items() if p != before))
-            files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere)))
+            files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere),
+                                      src.base.get(before)))
     try:
         plan = line_mutants(files, int(policy.mutation_budget), int(policy.mutants_per_symbol))
     except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it

@@ -31,7 +31,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import is_export_list, shadows_builtin
+from ..source.symbols import MODULE, end_line, is_export_list, iter_symbols, shadows_builtin, start_line
 
 MUTANT_ID_LEN = 12
 
@@ -47,6 +47,7 @@ KINDS = (
     "off_by_one",
     "constant",
     "cause",
+    "raise_type",
     "handler",
     "remove",
     "collection",
@@ -146,6 +147,7 @@ class FileToMutate:
     source: str  # the head's text
     targets: Tuple[Target, ...]  # the changed symbols that voters executed, with their line ranges
     lines: FrozenSet[int]  # changed lines (changed_lines)
+    base: Optional[str] = None  # the base's text of the file, where it had one (for `retyped_raises`)
 
 
 @dataclass(frozen=True)
@@ -190,7 +192,7 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 tree = ast.parse(f.source, filename=f.path)
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
-        engine = _Engine(f.source, f.path, tree, ranges)
+        engine = _Engine(f.source, f.path, tree, ranges, retyped_raises(f.base, tree, f.lines))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, Tuple[int, int]], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -459,6 +461,56 @@ def _message_parts(node: ast.AST) -> Optional[List[Any]]:
     return None
 
 
+def _raised_class(node: ast.Raise) -> Optional[ast.AST]:
+    """The class expression a `raise` names (`raise E(...)`, `raise pkg.E`), when it is spelled as
+    a class (a capitalised last name) other than Exception itself; None for `raise err`, `raise`."""
+    exc = node.exc
+    cls = exc.func if isinstance(exc, ast.Call) else exc
+    name = _dotted(cls) if cls is not None else ""
+    last = name.rpartition(".")[2]
+    return cls if last[:1].isupper() and last not in ("Exception", "BaseException") else None
+
+
+def _raises_by_symbol(tree: ast.Module) -> Dict[str, Set[str]]:
+    """Innermost symbol (qualname, MODULE outside every def) -> the classes its raises name."""
+    spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(tree)]
+    out: Dict[str, Set[str]] = {}
+    for node in ast.walk(tree):
+        cls = _raised_class(node) if isinstance(node, ast.Raise) else None
+        if cls is not None:
+            out.setdefault(_owner_of(spans, node.lineno), set()).add(_dotted(cls))
+    return out
+
+
+def _owner_of(spans: Sequence[Tuple[int, int, str]], line: int) -> str:
+    held = [(end - start, q) for start, end, q in spans if start <= line <= end]
+    return min(held)[1] if held else MODULE
+
+
+def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The raises on changed lines whose exception class the diff changed: their symbol raised in
+    the base, and never this class (ids of the head's nodes). A message reworded keeps its class
+    and stays arid; a raise new to its symbol is guarded by its condition, which is mutated."""
+    if not base or not lines:
+        return frozenset()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            before = _raises_by_symbol(ast.parse(base))
+    except (SyntaxError, ValueError):
+        return frozenset()
+    spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(head)]
+    out = set()
+    for node in ast.walk(head):
+        cls = _raised_class(node) if isinstance(node, ast.Raise) else None
+        if cls is None or not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+            continue
+        raised = before.get(_owner_of(spans, node.lineno))
+        if raised and _dotted(cls) not in raised:
+            out.add(id(node))
+    return frozenset(out)
+
+
 def _arid_statement(node: ast.AST) -> bool:
     """A statement no oracle can observe through a result (Petrović and Ivanković, "State of
     mutation testing at Google", ICSE-SEIP 2018: arid nodes): a logging, print or warnings call
@@ -478,9 +530,11 @@ def _arid_statement(node: ast.AST) -> bool:
 
 class _Engine:
     def __init__(
-        self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]]
+        self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
+        retyped: FrozenSet[int] = frozenset(),
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
+        self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -571,7 +625,7 @@ class _Engine:
                 self.docstrings.add(id(body[0].value))
             skipped: List[Any] = []
             parts = _message_parts(parent)
-            if _arid_statement(parent):
+            if _arid_statement(parent) and id(parent) not in self.retyped:
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
             elif parts is not None:  # a message with code in it: that code is mutated, the rest is not
                 skipped.extend(p for p in parts if _inert(p))
@@ -655,6 +709,7 @@ class _Engine:
               ast.Break, ast.Continue, ast.Import, ast.ImportFrom), self._removal),
             ((ast.FunctionDef,), self._special_method),
             ((ast.ExceptHandler,), self._handler),
+            ((ast.Raise,), self._raise_type),
             ((ast.List, ast.Tuple, ast.Set, ast.Dict), self._collection),
             ((ast.Call,), self._range),
             ((ast.Slice,), self._slice),
@@ -886,6 +941,18 @@ class _Engine:
             "remove", node, (node.lineno, node.end_lineno),
             f"`{_short(self.source[start:end])}` -> `pass`",
             [[_Edit(start, end, "pass" + pad)]], [self.setter(node, ast.Pass())],
+        )
+
+    def _raise_type(self, node: ast.Raise) -> Iterator[_Candidate]:
+        """A raise whose exception type the diff changed: the type is what a caller's `except`
+        tells apart, so it is code (its message stays arid); the mutant raises a plain `Exception`."""
+        cls = _raised_class(node) if id(node) in self.retyped else None
+        if cls is None:
+            return
+        start, end = self.span(cls)
+        yield self.candidate(
+            "raise_type", node, (node.lineno, node.end_lineno), f"`raise {_short(self.text(cls))}` -> `raise Exception`",
+            [[_Edit(start, end, "Exception")]], [self.setter(cls, _name("Exception"))],
         )
 
     def _handler(self, node: ast.ExceptHandler) -> Iterator[_Candidate]:
