@@ -114,3 +114,23 @@ def test_a_command_that_leaves_nothing_running_stops_nothing(tmp_path):
                           cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
     assert (proc.returncode, json.loads((tmp_path / "status.json").read_text())) == (
         0, {"jailed": True, "why": "", "stopped": 0}), proc.stdout
+
+
+def test_caches_a_command_cannot_have_sealed_are_its_own_copy_on_write(tmp_path):
+    # A command that is no pex venv shim: the caches cannot be warmed and sealed first, so it gets
+    # a private copy of them: it reads what is there, writes (a poisoned virtualenv) land in the
+    # copy and never reach the machine's caches. (Before: they stayed writable.)
+    import subprocess
+
+    cache, box = tmp_path / "named_caches", tmp_path / "box"
+    (cache / "venvs").mkdir(parents=True)
+    (cache / "venvs" / "python").write_text("the real one\n")
+    box.mkdir()
+    script = (f"cat {cache}/venvs/python > seen && echo poisoned > {cache}/venvs/python && "
+              f"echo new > {cache}/planted && cat {cache}/venvs/python > after")
+    proc = subprocess.run([sys.executable, jail.__file__, "status.json", "1", str(cache), "--", "sh", "-c", script],
+                          cwd=box, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert (proc.returncode, json.loads((box / "status.json").read_text())["jailed"]) == (0, True), proc.stdout
+    assert (box / "seen").read_text() == "the real one\n" and (box / "after").read_text() == "poisoned\n"
+    assert (cache / "venvs" / "python").read_text() == "the real one\n"
+    assert sorted(p.name for p in cache.iterdir()) == ["venvs"]

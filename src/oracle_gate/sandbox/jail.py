@@ -5,7 +5,8 @@
 Linux namespaces, set up before the test command starts:
 - mount: every mount is remounted read-only except the sandbox (the working directory), the
   directories named (Pants' named caches: pex builds the command's virtualenv there first, through
-  its venv shim, and then they are read-only too), a private `/tmp` and `/var/tmp` over the
+  its venv shim, and then they are read-only too; where that cannot be done the command sees
+  private copy-on-write copies of them), a private `/tmp` and `/var/tmp` over the
   machine's, copy-on-write (what is there stays visible; a test that writes there by name keeps
   working; nothing it writes reaches the machine's or outlives the run), and an empty `/dev/shm`;
   TMPDIR points into the sandbox;
@@ -79,29 +80,46 @@ def _map_user(uid_inside: int, uid: int, gid_inside: int, gid: int) -> None:
 def _warm_and_seal(command, caches) -> None:
     """Let pex build the command's virtualenv in the named caches first (its venv shim, asked for
     an interpreter that runs nothing), then remount the caches read-only: nothing the tests run can
-    poison a virtualenv a later run reuses. A command that is no venv shim, or a virtualenv that
-    cannot be built first, leaves them writable (pex builds it as the command starts)."""
+    poison a virtualenv a later run reuses. Where that cannot be done (a command that is no venv
+    shim, a virtualenv that cannot be built first, a remount refused), the caches the command sees
+    are private copy-on-write copies instead: it reads what is there, and what it writes (a
+    virtualenv pex builds as the command starts, or a poisoned one) vanishes with the jail."""
     shim = next((i for i, arg in enumerate(command) if arg.endswith("_pex_shim.sh")), None)
-    if shim is None:
-        return
-    import subprocess
+    left = list(caches)
+    if shim is not None:
+        import subprocess
 
-    warm = subprocess.run([*command[:shim + 1], "-c", ""], env={**os.environ, "PEX_INTERPRETER": "1"},
-                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-    if warm.returncode == 0:
-        seal(caches)
+        warm = subprocess.run([*command[:shim + 1], "-c", ""], env={**os.environ, "PEX_INTERPRETER": "1"},
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              check=False)
+        if warm.returncode == 0:
+            left = [path for path in caches if not seal([path])]
+    for path in left:
+        private_copy(path)
 
 
-def seal(paths) -> None:
+def seal(paths) -> bool:
     """Remount these mount points read-only, restating the flags each has (a caller without
-    privilege in the initial namespace must: the kernel locks them); one that cannot be stays
-    writable, as without this step."""
+    privilege in the initial namespace must: the kernel locks them); whether every one was (one
+    that cannot be stays writable, as without this step)."""
     kept = dict(_mounts())
+    sealed = True
     for path in paths:
         try:
             mount(None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | kept.get(os.path.realpath(path), 0))
         except OSError:
-            pass
+            sealed = False
+    return sealed
+
+
+def private_copy(path: str) -> None:
+    """A tmpfs over `path` with the machine's `path` beneath it, copy-on-write (`_copy_on_write`)."""
+    host = os.open(path, os.O_PATH)
+    try:
+        mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755")
+        _copy_on_write(path, host)
+    finally:
+        os.close(host)
 
 
 def die_with_parent() -> None:
