@@ -4,6 +4,7 @@
 The billing sources are copied here as they are in examples/billing/src/billing, so the cases
 pin the engine on that exact text without a dependency on the example project.
 """
+import ast
 import base64
 import itertools
 import json
@@ -13,7 +14,7 @@ import zlib
 import pytest
 
 from oracle_gate.core.ladder.mutants import (KINDS, FileToMutate, changed_lines, line_mutants, moved_in, mutant_id,
-                                             mutants, removed_lines)
+                                             mutants, removed_lines, removed_rejections)
 from oracle_gate.core.protocol.mutant_payload import (ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env,
                                                       encode_mutant_env)
 
@@ -481,7 +482,7 @@ def test_a_raise_whose_exception_type_the_diff_changed_is_code_and_a_reworded_me
             if cents < 0:
                 raise ValueError("amounts are non-negative")
             if rate_bp < 0:
-                raise ValueError("rates are non-negative")
+                raise TypeError("rates are non-negative")
             return cents * rate_bp // 10_000
 
 
@@ -489,7 +490,7 @@ def test_a_raise_whose_exception_type_the_diff_changed_is_code_and_a_reworded_me
             return cents // 100
         ''')
     head = (base.replace('raise ValueError("amounts are non-negative")', 'raise LookupError("amounts are non-negative")')
-            .replace('raise ValueError("rates are non-negative")', 'raise ValueError("a rate is non-negative")')
+            .replace('raise TypeError("rates are non-negative")', 'raise TypeError("a rate is non-negative")')
             .replace("    return cents // 100", "    if cents > 10**9:\n        raise OverflowError(cents)\n"
                                                 "    return cents // 100"))
     lines = changed_lines(base, head)
@@ -506,3 +507,110 @@ def test_a_raise_whose_exception_type_the_diff_changed_is_code_and_a_reworded_me
     # without the base (a new file) every raise is new: arid
     assert not [m for _, m in line_mutants([FileToMutate("pkg/tax.py", head, (("tax", (1, 6)),), lines)],
                                            100, 100).mutants if m.operator == "raise_type"]
+
+
+def test_a_rejection_the_diff_removed_is_put_back_by_a_mutant():
+    """An outside attacker's round (fifth, against bbc16e7): a raise replaced by a warning merged:
+    removed lines had no mutant. Where a function raised a class at the base that it raises nowhere
+    now, a mutant puts the removed statement back before the one in its place, and is judged on its
+    own (column -1), whether or not that line changed."""
+    base = textwrap.dedent('''\
+        import warnings
+
+
+        class Store:
+            def apply_credit(self, account, cents):
+                if cents <= 0:
+                    raise ValueError("a credit is positive")
+                self.balances[account] = self.balances.get(account, 0) + cents
+                return self.balances[account]
+
+            def total(self):
+                if not self.balances:
+                    raise LookupError("no accounts")
+                return sum(self.balances.values())
+
+            def debit(self, account, cents):
+                if cents > self.balances[account]:
+                    raise ValueError("overdrawn")
+                self.balances[account] -= cents
+        ''')
+    head = (base.replace('raise ValueError("a credit is positive")', 'warnings.warn("a credit should be positive")')
+            .replace('        if not self.balances:\n            raise LookupError("no accounts")\n', '')
+            .replace('raise ValueError("overdrawn")', 'raise ValueError("the account is overdrawn")'))
+    lines = changed_lines(base, head)
+    targets = (("Store.apply_credit", (5, 9)), ("Store.total", (11, 12)), ("Store.debit", (14, 17)))
+    plan = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base)], 100, 100)
+    restored = sorted((m.line, m.unit, m.description) for _, m in plan.mutants if m.operator == "restore")
+    assert restored == [
+        (7, "7:-1", '`raise ValueError("a credit is positive")` (the diff removed it) put back at line 7'),
+        (12, "12:-1", '`if not self.balances:` (the diff removed it) put back at line 12'),
+    ], restored  # the reworded message keeps its class: nothing removed there
+    namespace = {}
+    exec(compile(next(m.source for _, m in plan.mutants if m.line == 12 and m.operator == "restore"), "s.py", "exec"),
+         namespace)
+    store = namespace["Store"]()
+    store.balances = {}
+    with pytest.raises(LookupError):
+        store.total()
+    # the warning in the raise's place is arid: what judges line 7 is the put-back raise alone
+    assert [m.operator for _, m in plan.mutants if m.line == 7] == ["restore"]
+    # and line 12's return, which the diff did not change, is judged only through the put-back
+    assert {m.unit for _, m in plan.mutants if m.line == 12} == {"12:-1"}
+    # where restores are off (a region judged by class-E tests at adoption), nothing is put back
+    off = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base, restores=False)], 100, 100)
+    assert not [m for _, m in off.mutants if m.operator == "restore"]
+
+
+def test_a_check_moved_into_a_helper_the_function_calls_is_not_a_removed_rejection():
+    base = textwrap.dedent('''\
+        def tax(cents, rate_bp):
+            if cents < 0 or rate_bp < 0:
+                raise ValueError("amounts and rates are non-negative")
+            return (cents * rate_bp + 5_000) // 10_000
+        ''')
+    head = textwrap.dedent('''\
+        def _check(cents, rate_bp):
+            if cents < 0 or rate_bp < 0:
+                raise ValueError("amounts and rates are non-negative")
+
+
+        def tax(cents, rate_bp):
+            _check(cents, rate_bp)
+            return (cents * rate_bp + 5_000) // 10_000
+        ''')
+    assert removed_rejections(base, head, ast.parse(head)) == []
+    # the same check in a helper tax no longer calls: removed
+    unused = head.replace("    _check(cents, rate_bp)\n", "").replace('"amounts and rates', '"amounts or rates')
+    assert [r.text for r in removed_rejections(base, unused, ast.parse(unused))] == [
+        'if cents < 0 or rate_bp < 0:\n        raise ValueError("amounts and rates are non-negative")']
+
+
+def test_a_raise_retyped_in_place_is_judged_once_by_its_type_mutant():
+    base = "def tax(cents):\n    if cents < 0:\n        raise ValueError('negative')\n    return cents // 10\n"
+    head = base.replace("raise ValueError", "raise ArithmeticError")
+    plan = line_mutants([FileToMutate("t.py", head, (("tax", (1, 4)),), changed_lines(base, head), base)], 100, 100)
+    assert [m.operator for _, m in plan.mutants] == ["raise_type"]
+
+
+def test_a_class_renamed_an_alias_spelled_out_or_a_raise_added_beside_the_old_ones_is_no_retype():
+    base = textwrap.dedent('''\
+        class SmithyException(Exception):
+            pass
+
+
+        def read(stream, n):
+            if n < 0:
+                raise SmithyException("negative")
+            if stream is None:
+                raise IOError("closed")
+            return stream.read(n)
+        ''')
+    renamed = (base.replace("SmithyException", "SmithyError")
+               .replace('raise IOError("closed")', 'raise OSError("closed")'))
+    added = base.replace("    return stream.read(n)", "    if n > 2**20:\n        raise OverflowError(n)\n"
+                                                         "    return stream.read(n)")
+    for head in (renamed, added):
+        plan = line_mutants([FileToMutate("r.py", head, (("read", (5, 12)),), changed_lines(base, head), base)],
+                            100, 100)
+        assert [m.operator for _, m in plan.mutants if m.operator in ("raise_type", "restore")] == [], head

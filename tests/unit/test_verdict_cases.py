@@ -385,6 +385,16 @@ def test_each_statement_packed_onto_a_changed_line_is_judged_on_its_own():
     assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=judged, mutation_ran=True)).exit_code == 0
 
 
+def test_a_removed_rejection_put_back_is_judged_apart_from_the_statement_in_its_place():
+    mutants = (MutantResult(TAX, "credit", "m1", "`+` -> `-`", "killed", (PROPS,), line=7, unit="7:8"),
+               MutantResult(TAX, "credit", "m2", "`raise ValueError('x')` (the diff removed it) put back at line 7",
+                            "survived", (PROPS,), line=7, unit="7:-1"))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (1, [
+        "NUMB src/billing/tax.py:7 (code the diff removed before it) survived=1/1 in credit (no voting oracle "
+        "noticed: `raise ValueError('x')` (the diff removed it) put back at line 7)"])
+
+
 def test_an_empty_vote_over_regions_grandfathered_with_no_voter_is_reviewed_in_the_human_lane_only():
     # a package with no tests at adoption, renamed: nothing could vote; a person reviewed it
     region = RegionPlan(TAX, TAX, "changed", "pure", "pure", None, (), ())

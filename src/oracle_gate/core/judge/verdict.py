@@ -559,8 +559,11 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
         survived = [m for m in judged if m.status == "survived"]
         if judged and len(survived) == len(judged):
             where = f"{path}:{line}" if line else f"{path}:{symbol}"
-            if unit and units_on[(path, line)] > 1:
-                where += f" (the statement at column {int(unit.split(':')[1]) + 1})"
+            column = int(unit.split(":")[1]) if unit else 0
+            if column < 0:  # no statement of the head's: code the diff removed, put back before this line
+                where += " (code the diff removed before it)"
+            elif unit and units_on[(path, line)] > 1:
+                where += f" (the statement at column {column + 1})"
             numb_symbols.update((path, m.symbol) for m in ran)
             noticed = ("its voters noticed only a crash-like mutant, no value mutant"
                        if any(m.status == "killed" for m in ran) else "no voting oracle noticed")

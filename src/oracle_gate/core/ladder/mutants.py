@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import bisect
+import builtins
 import dataclasses
 import difflib
 import hashlib
@@ -29,7 +30,7 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..source.symbols import MODULE, end_line, is_export_list, iter_symbols, shadows_builtin, start_line
 
@@ -48,6 +49,7 @@ KINDS = (
     "constant",
     "cause",
     "raise_type",
+    "restore",
     "handler",
     "remove",
     "collection",
@@ -148,6 +150,7 @@ class FileToMutate:
     targets: Tuple[Target, ...]  # the changed symbols that voters executed, with their line ranges
     lines: FrozenSet[int]  # changed lines (changed_lines)
     base: Optional[str] = None  # the base's text of the file, where it had one (for `retyped_raises`)
+    restores: bool = True  # whether rejections the diff removed are put back (`removed_rejections`)
 
 
 @dataclass(frozen=True)
@@ -192,10 +195,20 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 tree = ast.parse(f.source, filename=f.path)
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
-        engine = _Engine(f.source, f.path, tree, ranges, retyped_raises(f.base, tree, f.lines))
+        retyped = retyped_raises(f.base, tree, f.lines)
+        engine = _Engine(f.source, f.path, tree, ranges, retyped)
         statements = _statements(tree)
         by_line: Dict[Tuple[int, Tuple[int, int]], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
+        # A rejection the diff removed is judged on its own, at the statement now in its place
+        # (column -1: no statement of the head's), whether or not that line changed; where a
+        # raise of another class took its place, that raise's own mutant judges it.
+        removed = [r for r in removed_rejections(f.base if f.restores else None, f.source, tree)
+                   if id(r.before) not in retyped]
+        for cand in engine.restores(removed):
+            cand.symbol = engine.owner(cand.lines) or ""
+            if cand.symbol:
+                by_line.setdefault((cand.lines[0], (cand.lines[0], -1)), {}).setdefault(cand.kind, []).append(cand)
         for cand in engine.collect(lo, hi):
             symbol = engine.owner(cand.lines)
             line = next((n for n in range(cand.lines[0], cand.lines[1] + 1) if n in f.lines), None)
@@ -321,6 +334,7 @@ class _Edit:
     start: int
     end: int
     text: str
+    adds_lines: bool = False  # only a restored statement may (the lines after it move down)
 
 
 @dataclass
@@ -471,6 +485,28 @@ def _raised_class(node: ast.Raise) -> Optional[ast.AST]:
     return cls if last[:1].isupper() and last not in ("Exception", "BaseException") else None
 
 
+def _class_name(cls: ast.AST) -> str:
+    """A raised class as compared across the diff: its dotted name, a builtin alias as the class it
+    is (`IOError` is `OSError`)."""
+    name = _dotted(cls)
+    found = getattr(builtins, name, None) if "." not in name else None
+    return found.__name__ if isinstance(found, type) else name
+
+
+def _bound_names(tree: ast.Module) -> Set[str]:
+    """The names a module binds at its top level (defs, classes, assignments, imports) and the
+    builtins: where a raised class's name is none of these, the class was renamed or removed."""
+    names = set(dir(builtins))
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        else:
+            names.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return names
+
+
 def _raises_by_symbol(tree: ast.Module) -> Dict[str, Set[str]]:
     """Innermost symbol (qualname, MODULE outside every def) -> the classes its raises name."""
     spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(tree)]
@@ -478,7 +514,7 @@ def _raises_by_symbol(tree: ast.Module) -> Dict[str, Set[str]]:
     for node in ast.walk(tree):
         cls = _raised_class(node) if isinstance(node, ast.Raise) else None
         if cls is not None:
-            out.setdefault(_owner_of(spans, node.lineno), set()).add(_dotted(cls))
+            out.setdefault(_owner_of(spans, node.lineno), set()).add(_class_name(cls))
     return out
 
 
@@ -488,9 +524,11 @@ def _owner_of(spans: Sequence[Tuple[int, int, str]], line: int) -> str:
 
 
 def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
-    """The raises on changed lines whose exception class the diff changed: their symbol raised in
-    the base, and never this class (ids of the head's nodes). A message reworded keeps its class
-    and stays arid; a raise new to its symbol is guarded by its condition, which is mutated."""
+    """The raises on changed lines whose exception class the diff changed: a class their symbol
+    raised at the base (one the module still binds) is raised there no more, and this class never
+    was (ids of the head's nodes). A message reworded keeps its class and stays arid; a raise added
+    beside the old ones, or new to its symbol, is guarded by its condition, which is mutated; a
+    class renamed everywhere leaves nothing to catch by the old name."""
     if not base or not lines:
         return frozenset()
     try:
@@ -499,16 +537,104 @@ def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
             before = _raises_by_symbol(ast.parse(base))
     except (SyntaxError, ValueError):
         return frozenset()
+    bound, now = _bound_names(head), _raises_by_symbol(head)
     spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(head)]
     out = set()
     for node in ast.walk(head):
         cls = _raised_class(node) if isinstance(node, ast.Raise) else None
         if cls is None or not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
             continue
-        raised = before.get(_owner_of(spans, node.lineno))
-        if raised and _dotted(cls) not in raised:
+        symbol = _owner_of(spans, node.lineno)
+        raised = {c for c in before.get(symbol, ()) if c.split(".")[0] in bound}
+        if raised - now.get(symbol, set()) and _class_name(cls) not in raised:
             out.add(id(node))
     return frozenset(out)
+
+
+@dataclass(frozen=True)
+class Removed:
+    """A statement of the base that held a raise the head's function no longer has (its class
+    raised nowhere in that function now), and the head's statement now standing where it stood."""
+
+    text: str  # the base's statement, as written (its first line starts at `before`'s column)
+    before: ast.stmt  # the head's statement it would stand before
+
+
+def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List[Removed]:
+    """Raises the diff removed: a function of both trees raised a class at the base that it raises
+    nowhere at the head. For each, the outermost base statement around the raise that the diff
+    removed whole, and the first head statement after the removal at its column in that function
+    (a rejection removed at the very end of a body has none and is not restored)."""
+    if not base:
+        return []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            old = ast.parse(base)
+    except (SyntaxError, ValueError):
+        return []
+    old_lines, head_lines = base.splitlines(), head.splitlines()
+    matcher = difflib.SequenceMatcher(None, old_lines, head_lines, autojunk=False)
+    # base line -> the head line where the diff's removal of it happened
+    removed = {i + 1: j1 + 1 for tag, i1, i2, j1, _j2 in matcher.get_opcodes() if tag in ("replace", "delete")
+               for i in range(i1, i2)}
+    head_spans = {q: (start_line(n), end_line(n)) for q, _kind, n in iter_symbols(tree)}
+    now, bound = _raises_by_symbol(tree), _bound_names(tree)
+    old_spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(old)]
+    out: List[Removed] = []
+    taken: Set[int] = set()
+    for node in ast.walk(old):
+        cls = _raised_class(node) if isinstance(node, ast.Raise) else None
+        if cls is None or node.lineno not in removed:
+            continue
+        symbol, name = _owner_of(old_spans, node.lineno), _class_name(cls)
+        if symbol not in head_spans or name.split(".")[0] not in bound or name in _raised_through(tree, symbol, now):
+            continue  # the function is gone, the class renamed or removed, or still raised
+        whole = _outermost_removed(old, node, removed)
+        if whole is None or id(whole) in taken:
+            continue
+        taken.add(id(whole))
+        lo, hi = head_spans[symbol]
+        at = max(removed[whole.lineno], lo)
+        before = min((n for n in ast.walk(tree) if isinstance(n, ast.stmt) and at <= n.lineno <= hi
+                      and n.col_offset == whole.col_offset), key=lambda n: n.lineno, default=None)
+        if before is not None and not _dedents(head_lines[at - 1:before.lineno - 1], whole.col_offset):
+            text = "\n".join(old_lines[whole.lineno - 1:whole.end_lineno])[whole.col_offset:]
+            out.append(Removed(text, before))
+    return out
+
+
+def _raised_through(tree: ast.Module, symbol: str, raises: Mapping[str, Set[str]]) -> Set[str]:
+    """The classes `symbol` raises itself, or through a function of the same module it calls by
+    name (a check moved into a helper still rejects)."""
+    node = next((n for q, _kind, n in iter_symbols(tree) if q == symbol), None)
+    if node is None:
+        return set(raises.get(symbol, set()))
+    called = {c.func.id if isinstance(c.func, ast.Name) else c.func.attr for c in ast.walk(node)
+              if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute))}
+    out = set(raises.get(symbol, set()))
+    for q, classes in raises.items():
+        if q.rpartition(".")[2] in called:
+            out |= classes
+    return out
+
+
+def _dedents(lines: Sequence[str], col: int) -> bool:
+    """Whether a line of code among these starts left of `col` (another block begins: `else:`)."""
+    return any(line.strip() and not line.strip().startswith("#") and len(line) - len(line.lstrip()) < col
+               for line in lines)
+
+
+def _outermost_removed(tree: ast.Module, node: ast.AST, removed: Mapping[int, int]) -> Optional[ast.stmt]:
+    """The outermost statement holding `node` whose every line the diff removed."""
+    best = None
+    for stmt in ast.walk(tree):
+        if (isinstance(stmt, ast.stmt) and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and stmt.lineno <= node.lineno and node.end_lineno <= stmt.end_lineno
+                and all(n in removed for n in range(stmt.lineno, stmt.end_lineno + 1))
+                and (best is None or stmt.lineno < best.lineno or stmt.end_lineno > best.end_lineno)):
+            best = stmt
+    return best
 
 
 def _arid_statement(node: ast.AST) -> bool:
@@ -955,6 +1081,31 @@ class _Engine:
             [[_Edit(start, end, "Exception")]], [self.setter(cls, _name("Exception"))],
         )
 
+    def restores(self, removed: Sequence[Removed]) -> Iterator[_Candidate]:
+        """Each rejection the diff removed, put back before the statement now in its place (the
+        lines after it move down: the mutant's results are read, never its line numbers)."""
+        for r in removed:
+            col = r.before.col_offset
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    wrapped = ast.parse("if 1:\n" + " " * col + r.text if col else r.text)
+            except (SyntaxError, ValueError):
+                continue
+            stmts = wrapped.body[0].body if col else wrapped.body
+            parent, field, index = self.parent(r.before)
+            if len(stmts) != 1 or index is None:
+                continue
+            body = getattr(parent, field)
+            start = self.offset(r.before.lineno, col)
+            first = r.text.splitlines()[0]
+            yield self.candidate(
+                "restore", r.before, (r.before.lineno, r.before.lineno),
+                f"`{_short(first.strip())}` (the diff removed it) put back",
+                [[_Edit(start, start, r.text + "\n" + " " * col, adds_lines=True)]],
+                [_Set(parent, field, [*body[:index], stmts[0], *body[index:]])],
+            )
+
     def _handler(self, node: ast.ExceptHandler) -> Iterator[_Candidate]:
         """An `except` clause is a branch: the mutant lets what it catches through (`raise`)."""
         if len(node.body) == 1 and isinstance(node.body[0], ast.Raise) and node.body[0].exc is None:
@@ -1207,7 +1358,7 @@ class _Engine:
             if edit.start < cursor:
                 return None
             old = self.source[edit.start:edit.end]
-            if _newlines(old) != _newlines(edit.text):
+            if _newlines(old) != _newlines(edit.text) and not edit.adds_lines:
                 return None
             pieces.append(self.source[cursor:edit.start])
             pieces.append(edit.text)
