@@ -2,13 +2,11 @@
 make into the watched functions, then replays each in clean interpreters (core/protocol/cleanroom.py)."""
 import ast
 import datetime
-import os
-import subprocess
-import sys
 
 import pytest
 
 from oracle_gate.core.protocol import cleanroom as CR
+from unit.recorded_session import run_recorded
 
 MODULE = '''\
 import datetime
@@ -157,14 +155,8 @@ def results(tmp_path_factory) -> CR.CleanroomResults:
     tree = ast.parse(MODULE)
     watches = [CR.Watch("mod.py", n.name, n.lineno, n.end_lineno) for n in ast.walk(tree)
                if isinstance(n, ast.FunctionDef)]
-    env = {**os.environ, CR.ENV: CR.encode_watch(watches), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           # (Pants puts the source roots on sys.path relative to the sandbox, the session runs elsewhere)
-           "PYTHONPATH": os.pathsep.join([str(root), *(os.path.abspath(p) for p in sys.path if p)])}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "oracle_gate.sandbox.plugin", "-p",
-                           "no:cacheprovider", "test_mod.py"], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return CR.loads((root / "extra-output" / CR.RESULTS_RELPATH).read_bytes())
+    out = run_recorded(root, "test_mod.py", {CR.ENV: CR.encode_watch(watches)})
+    return CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
 
 
 def differing(results: CR.CleanroomResults):

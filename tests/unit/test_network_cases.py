@@ -1,12 +1,10 @@
 """Where a test process tried to reach beyond loopback, recorded in one real pytest session (known
 cases): the recorder notes each destination from Python's audit events and never blocks one (the
 jail does: tests/e2e/test_jail_e2e.py); loopback, this machine's name and Unix sockets are not noted."""
-import os
 import socket
-import subprocess
-import sys
 
 from oracle_gate.core.protocol import results as R
+from unit.recorded_session import run_recorded
 
 TESTS = '''\
 import socket
@@ -49,13 +47,7 @@ def test_stays_home(tmp_path):
 
 def test_the_recorder_notes_every_destination_beyond_loopback(tmp_path):
     (tmp_path / "test_net.py").write_text(TESTS)
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "PYTHONPATH": os.pathsep.join(os.path.abspath(p) for p in sys.path if p)}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "oracle_gate.sandbox.plugin", "-p",
-                           "no:cacheprovider", "test_net.py"], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    results = R.loads((tmp_path / "extra-output" / R.RESULTS_RELPATH).read_bytes())
+    results = R.loads((run_recorded(tmp_path, "test_net.py") / R.RESULTS_RELPATH).read_bytes())
     assert results.recorder_errors == ()
     assert socket.gethostname() not in " ".join(results.connections)
     assert results.connections == ("192.0.2.7:9", "198.51.100.3:53", "oracle-gate.invalid:443")

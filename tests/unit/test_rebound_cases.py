@@ -1,14 +1,12 @@
 """Rebinding judged by what it leaves behind, in one real pytest session (known cases): the recorder
 notes what each production name spelled `def` holds when the session ends; the gate keeps those a
 module binds with one undecorated def and nothing else (core/ladder/testaware.py rebound_findings)."""
-import os
-import subprocess
-import sys
 
 import pytest
 
 from oracle_gate.core.ladder.testaware import rebound_findings
 from oracle_gate.core.protocol import results as R
+from unit.recorded_session import run_recorded
 
 TAX = '''\
 import functools
@@ -81,13 +79,7 @@ def rebound(tmp_path_factory):
     root = tmp_path_factory.mktemp("rebound")
     for name, text in (("tax.py", TAX), ("money.py", MONEY), ("test_money.py", TESTS)):
         (root / name).write_text(text)
-    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-           "PYTHONPATH": os.pathsep.join([str(root), *(os.path.abspath(p) for p in sys.path if p)])}
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "oracle_gate.sandbox.plugin", "-p",
-                           "no:cacheprovider", "test_money.py"], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    results = R.loads((root / "extra-output" / R.RESULTS_RELPATH).read_bytes())
+    results = R.loads((run_recorded(root, "test_money.py") / R.RESULTS_RELPATH).read_bytes())
     assert results.recorder_errors == ()
     return results.rebound
 
