@@ -7,7 +7,8 @@ mutants all survive is numb: no oracle can tell it from a broken version of itse
 
 How a mutant is made: `ast` decides what to mutate and checks the result, but the mutant itself
 is a text edit at node positions (never a re-unparse of the module), so only the mutated span
-changes and every line keeps its number: the evidence recorder maps executed code by line. Each
+changes and every line keeps its number: the evidence recorder maps executed code by line. (One
+kind adds lines: a rejection the diff removed, put back; a mutant's run is read for its outcome.) Each
 mutant is checked to compile and to parse to exactly the intended tree (the original with one
 node changed), which differs from the original tree; mutants with the same tree are kept once.
 
