@@ -33,7 +33,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import MODULE, end_line, is_export_list, iter_symbols, shadows_builtin, start_line
+from ..source.symbols import end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned
 
 MUTANT_ID_LEN = 12
 
@@ -508,20 +508,22 @@ def _bound_names(tree: ast.Module) -> Set[str]:
     return names
 
 
-def _raises_by_symbol(tree: ast.Module) -> Dict[str, Set[str]]:
-    """Innermost symbol (qualname, MODULE outside every def) -> the classes its raises name."""
-    spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(tree)]
-    out: Dict[str, Set[str]] = {}
-    for node in ast.walk(tree):
+def _raises(tree: ast.Module) -> List[Tuple[ast.Raise, str, str]]:
+    """Every raise that names a class: (the node, the symbol that owns it, the class as compared)."""
+    out = []
+    for node, owner in walk_owned(tree):
         cls = _raised_class(node) if isinstance(node, ast.Raise) else None
         if cls is not None:
-            out.setdefault(_owner_of(spans, node.lineno), set()).add(_class_name(cls))
+            out.append((node, owner, _class_name(cls)))
     return out
 
 
-def _owner_of(spans: Sequence[Tuple[int, int, str]], line: int) -> str:
-    held = [(end - start, q) for start, end, q in spans if start <= line <= end]
-    return min(held)[1] if held else MODULE
+def _by_symbol(raises: Sequence[Tuple[ast.Raise, str, str]]) -> Dict[str, Set[str]]:
+    """Symbol -> the classes its own raises name."""
+    out: Dict[str, Set[str]] = {}
+    for _node, owner, name in raises:
+        out.setdefault(owner, set()).add(name)
+    return out
 
 
 def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
@@ -535,19 +537,17 @@ def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            before = _raises_by_symbol(ast.parse(base))
+            before = _by_symbol(_raises(ast.parse(base)))
     except (SyntaxError, ValueError):
         return frozenset()
-    bound, now = _bound_names(head), _raises_by_symbol(head)
-    spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(head)]
+    raises, bound = _raises(head), _bound_names(head)
+    now = _by_symbol(raises)
     out = set()
-    for node in ast.walk(head):
-        cls = _raised_class(node) if isinstance(node, ast.Raise) else None
-        if cls is None or not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+    for node, symbol, name in raises:
+        if not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
             continue
-        symbol = _owner_of(spans, node.lineno)
         raised = {c for c in before.get(symbol, ()) if c.split(".")[0] in bound}
-        if raised - now.get(symbol, set()) and _class_name(cls) not in raised:
+        if raised - now.get(symbol, set()) and name not in raised:
             out.add(id(node))
     return frozenset(out)
 
@@ -579,23 +579,22 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
     # base line -> the head line where the diff's removal of it happened
     removed = {i + 1: j1 + 1 for tag, i1, i2, j1, _j2 in matcher.get_opcodes() if tag in ("replace", "delete")
                for i in range(i1, i2)}
-    head_spans = {q: (start_line(n), end_line(n)) for q, _kind, n in iter_symbols(tree)}
-    now, bound = _raises_by_symbol(tree), _bound_names(tree)
-    old_spans = [(start_line(n), end_line(n), q) for q, _kind, n in iter_symbols(old)]
+    defs: Dict[str, ast.AST] = {}
+    for q, _kind, n in iter_symbols(tree):
+        defs.setdefault(q, n)
+    now, bound = _by_symbol(_raises(tree)), _bound_names(tree)
     out: List[Removed] = []
     taken: Set[int] = set()
-    for node in ast.walk(old):
-        cls = _raised_class(node) if isinstance(node, ast.Raise) else None
-        if cls is None or node.lineno not in removed:
+    for node, symbol, name in _raises(old):
+        if node.lineno not in removed:
             continue
-        symbol, name = _owner_of(old_spans, node.lineno), _class_name(cls)
-        if symbol not in head_spans or name.split(".")[0] not in bound or name in _raised_through(tree, symbol, now):
+        if symbol not in defs or name.split(".")[0] not in bound or name in _raised_through(defs[symbol], symbol, now):
             continue  # the function is gone, the class renamed or removed, or still raised
         whole = _outermost_removed(old, node, removed)
         if whole is None or id(whole) in taken:
             continue
         taken.add(id(whole))
-        lo, hi = head_spans[symbol]
+        lo, hi = start_line(defs[symbol]), end_line(defs[symbol])
         at = max(removed[whole.lineno], lo)
         before = min((n for n in ast.walk(tree) if isinstance(n, ast.stmt) and at <= n.lineno <= hi
                       and n.col_offset == whole.col_offset), key=lambda n: n.lineno, default=None)
@@ -605,12 +604,9 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
     return out
 
 
-def _raised_through(tree: ast.Module, symbol: str, raises: Mapping[str, Set[str]]) -> Set[str]:
-    """The classes `symbol` raises itself, or through a function of the same module it calls by
-    name (a check moved into a helper still rejects)."""
-    node = next((n for q, _kind, n in iter_symbols(tree) if q == symbol), None)
-    if node is None:
-        return set(raises.get(symbol, set()))
+def _raised_through(node: ast.AST, symbol: str, raises: Mapping[str, Set[str]]) -> Set[str]:
+    """The classes `symbol` (defined by `node`) raises itself, or through a function of the same
+    module it calls by name (a check moved into a helper still rejects)."""
     called = {c.func.id if isinstance(c.func, ast.Name) else c.func.attr for c in ast.walk(node)
               if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute))}
     out = set(raises.get(symbol, set()))
