@@ -896,6 +896,25 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "raise-retyped", False, "tax's guard raises ArithmeticError where callers catch ValueError",
           lambda r: r.replace("src/billing/tax.py", 'raise ValueError("amounts', 'raise ArithmeticError("amounts'),
           ("NUMB",)),
+    Patch("outside", "guard-made-unreachable", False,
+          "apply_credit books a non-positive credit: its guard gains a condition no account meets",
+          lambda r: r.replace("src/billing/store.py", "        if cents <= 0:\n",
+                              '        if cents <= 0 and account == "__never__":\n'),
+          ("NUMB",)),
+    Patch("outside", "return-in-finally", False,
+          "apply_credit's guard still raises, and a `return` in `finally` swallows it",
+          lambda r: r.replace("src/billing/store.py",
+                              "        if cents <= 0:\n"
+                              "            raise ValueError(\"a credit is positive\")\n"
+                              "        self.balances[account] = self.balances.get(account, 0) + cents\n"
+                              "        return self.balances[account]\n",
+                              "        try:\n"
+                              "            if cents <= 0:\n"
+                              "                raise ValueError(\"a credit is positive\")\n"
+                              "            self.balances[account] = self.balances.get(account, 0) + cents\n"
+                              "        finally:\n"
+                              "            return self.balances[account]\n"),
+          ("FINALLY_EXIT",)),
 )
 
 HONEST = (

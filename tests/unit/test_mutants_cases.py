@@ -558,7 +558,7 @@ def test_a_rejection_the_diff_removed_is_put_back_by_a_mutant():
     # and line 12's return, which the diff did not change, is judged only through the put-back
     assert {m.unit for _, m in plan.mutants if m.line == 12} == {"12:-1"}
     # where restores are off (a region judged by class-E tests at adoption), nothing is put back
-    off = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base, restores=False)], 100, 100)
+    off = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base, laws=False)], 100, 100)
     assert not [m for _, m in off.mutants if m.operator == "restore"]
 
 
@@ -614,3 +614,85 @@ def test_a_class_renamed_an_alias_spelled_out_or_a_raise_added_beside_the_old_on
         plan = line_mutants([FileToMutate("r.py", head, (("read", (5, 12)),), changed_lines(base, head), base)],
                             100, 100)
         assert [m.operator for _, m in plan.mutants if m.operator in ("raise_type", "restore")] == [], head
+
+
+def test_a_condition_the_diff_added_that_makes_a_raise_rarer_is_judged_on_its_own():
+    """A guard made unreachable by an extra condition (`if cents <= 0 and account == "__never__":`)
+    merged, tried after the removed-rejection rule: the condition's `and` -> `or` mutant makes every
+    credit raise, dies, and cleared the line. An operand the diff added, to a symbol the base had,
+    on the side of a raising test that narrows the raise is its own unit, whose mutant drops it
+    (`True` in an `and`, `False` in an `or`). A stricter check (an operand that widens a raise or
+    a rejection: an outside agent's honest `and not isinstance(x, bool)` in a validator), a
+    condition that feeds a value, operands the base had, and a new function's are not."""
+    base = textwrap.dedent('''\
+        def apply_credit(balances, account, cents):
+            if cents <= 0:
+                raise ValueError("a credit is positive")
+            if account is None or not account:
+                raise KeyError(account)
+            if isinstance(cents, int):
+                pass
+            else:
+                raise TypeError(cents)
+            assert account.isprintable()
+            balances[account] = balances.get(account, 0) + cents
+            return not (isinstance(cents, int) and cents > 0)
+        ''')
+    head = (base.replace("if cents <= 0:", 'if cents <= 0 and account == "__never__":')
+            .replace("if account is None or not account:", "if not account or account is None or len(account) > 64:")
+            .replace("if isinstance(cents, int):", "if isinstance(cents, int) or cents == 0.5:")
+            .replace("assert account.isprintable()", "assert account.isprintable() or account[0] == '_'")
+            .replace("return not (isinstance(cents, int) and cents > 0)",
+                     "return not (isinstance(cents, int) and not isinstance(cents, bool) and cents > 0)")
+            + "\n\ndef fresh(a, b):\n    if a > 0 and b > 0:\n        raise ValueError(a)\n")
+    lines = changed_lines(base, head)
+    targets = (("apply_credit", (1, 12)), ("fresh", (15, 17)))
+    plan = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base)], 100, 100)
+    dropped = sorted((m.line, m.unit, m.description) for _, m in plan.mutants if m.operator == "operand")
+    assert dropped == [
+        (2, "2:22:operand", '`account == "__never__"` -> `True` (a condition the diff added, dropped) at line 2'),
+        (6, "6:33:operand", "`cents == 0.5` -> `False` (a condition the diff added, dropped) at line 6"),
+        (10, "10:36:operand", "`account[0] == '_'` -> `False` (a condition the diff added, dropped) at line 10"),
+    ], dropped  # line 4's new `or` widens the raise; line 12's new `and` feeds a value
+    mutant = next(m for _, m in plan.mutants if m.operator == "operand" and m.line == 2)
+    namespace = {}
+    exec(compile(mutant.source, "store.py", "exec"), namespace)
+    with pytest.raises(ValueError):  # the guard is back
+        namespace["apply_credit"]({}, "a", 0)
+    # each is a unit apart from its statement's other mutants
+    assert {m.unit for _, m in plan.mutants if m.line == 2} == {"2:4", "2:22:operand"}
+    # a validator made stricter (a rejection, not a raise, and on the side that widens it): not judged alone
+    schema = "def problems(x):\n    out = []\n    if not (isinstance(x, int) and x >= 0):\n        out.append(x)\n    return out\n"
+    stricter = schema.replace("isinstance(x, int) and", "isinstance(x, int) and not isinstance(x, bool) and")
+    plan = line_mutants([FileToMutate("s.py", stricter, (("problems", (1, 5)),), changed_lines(schema, stricter),
+                                      schema)], 100, 100)
+    assert plan.mutants and not [m for _, m in plan.mutants if m.operator == "operand"]
+    # a region judged by class-E tests at adoption: examples state no law a dropped check breaks
+    e_judged = line_mutants([FileToMutate("pkg/store.py", head, targets, lines, base, laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "operand"]
+    # a new file (no base) is new code: nothing is added to anything
+    fresh = line_mutants([FileToMutate("pkg/store.py", head, targets, lines)], 100, 100)
+    assert not [m for _, m in fresh.mutants if m.operator == "operand"]
+
+
+def test_a_raise_retyped_in_place_to_a_class_its_function_raises_elsewhere_is_retyped():
+    """Open after the raise-type rule: a class the same function already raised elsewhere at the
+    base was no change of type (`ValueError` -> `TypeError` where a later guard raises TypeError).
+    A raise rewritten in place that names another class is retyped, whatever else its function
+    raises; a reworded message on the same line is not."""
+    base = textwrap.dedent('''\
+        def tax(cents, rate_bp):
+            if cents < 0:
+                raise ValueError("amounts are non-negative")
+            if not isinstance(rate_bp, int):
+                raise TypeError("rates are integers")
+            return cents * rate_bp // 10_000
+        ''')
+    head = base.replace('raise ValueError("amounts are non-negative")', 'raise TypeError("amounts are non-negative")')
+    plan = line_mutants([FileToMutate("t.py", head, (("tax", (1, 6)),), changed_lines(base, head), base)], 100, 100)
+    assert [(m.line, m.description) for _, m in plan.mutants] == [
+        (3, "`raise TypeError` -> `raise Exception` at line 3")]
+    reworded = base.replace('"amounts are non-negative"', '"an amount is non-negative"')
+    plan = line_mutants([FileToMutate("t.py", reworded, (("tax", (1, 6)),), changed_lines(base, reworded), base)],
+                        100, 100)
+    assert plan.mutants == ()

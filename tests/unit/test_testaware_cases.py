@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import Finding, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding, finally_exits, test_aware_findings
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -405,3 +405,62 @@ def test_a_production_def_bound_to_another_callable_after_its_module_ran_is_foun
     assert "<lambda> at src/money.py:9" in found[0].what
     assert rebound_findings(seen, {"src/tax.py": None}, {"src/tax.py"}, "a mock") == ()
     assert rebound_findings(seen, {"src/tax.py": "def ("}, {"src/tax.py"}, "a mock") == ()
+
+
+def test_a_return_break_or_continue_leaving_a_finally_block_discards_the_exception_in_flight():
+    """Open after the removed-rejection rule: `return` in `finally` swallowed a guard's raise that
+    still stands in the code (no rejection removed, every mutant of the guard sees the code run).
+    PEP 765's statements, added by the diff: those in a nested function or a loop of the finally
+    block's own, or already there at the base in the same function, are not."""
+    base = src('''
+        def apply_credit(balances, account, cents):
+            if cents <= 0:
+                raise ValueError("a credit is positive")
+            balances[account] = balances.get(account, 0) + cents
+            return balances[account]
+
+
+        def close(handles):
+            try:
+                handles.flush()
+            finally:
+                for h in handles:
+                    if h is None:
+                        continue
+                    h.close()
+        ''')
+    head = src('''
+        def apply_credit(balances, account, cents):
+            try:
+                if cents <= 0:
+                    raise ValueError("a credit is positive")
+                balances[account] = balances.get(account, 0) + cents
+            finally:
+                return balances.get(account, 0)
+
+
+        def close(handles):
+            try:
+                handles.flush()
+            finally:
+                for h in handles:
+                    if h is None:
+                        continue
+                    h.close()
+                else:
+                    def later():
+                        return 1
+                while True:
+                    try:
+                        handles.sync()
+                    finally:
+                        break
+        ''')
+    found = [(f.line, f.what) for f in finally_exits("src/store.py", base, head)]
+    assert found == [
+        (7, "`return` in a `finally` block discards any exception in flight"),
+        (25, "`break` in a `finally` block discards any exception in flight"),
+    ], found
+    assert finally_exits("src/store.py", head, head) == ()  # the base had them: nothing added
+    with pytest.raises(SourceError):
+        finally_exits("src/store.py", None, "def broken(:\n")

@@ -395,6 +395,20 @@ def test_a_removed_rejection_put_back_is_judged_apart_from_the_statement_in_its_
         "noticed: `raise ValueError('x')` (the diff removed it) put back at line 7)"])
 
 
+def test_a_condition_the_diff_added_is_judged_apart_from_its_statement():
+    # `if cents <= 0 and account == "__never__":` the `and` -> `or` mutant dies; dropping the
+    # added condition (the guard back) survives
+    mutants = (MutantResult(TAX, "credit", "m1", "`and` -> `or`", "killed", (PROPS,), line=7, unit="7:4"),
+               MutantResult(TAX, "credit", "m2", "`account == '__never__'` -> `True` (a condition the diff added, "
+                            "dropped) at line 7", "survived", (PROPS,), line=7, unit="7:22:operand"))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=mutants, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (1, [
+        "NUMB src/billing/tax.py:7 (the condition the diff added at column 23) survived=1/1 in credit (no voting "
+        "oracle noticed: `account == '__never__'` -> `True` (a condition the diff added, dropped) at line 7)"])
+    noticed = mutants[:1] + (dataclasses.replace(mutants[1], status="killed"),)
+    assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=noticed, mutation_ran=True)).exit_code == 0
+
+
 def test_an_empty_vote_over_regions_grandfathered_with_no_voter_is_reviewed_in_the_human_lane_only():
     # a package with no tests at adoption, renamed: nothing could vote; a person reviewed it
     region = RegionPlan(TAX, TAX, "changed", "pure", "pure", None, (), ())

@@ -161,10 +161,10 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
             before = old_path.get(path, path)
             lines = changed_lines(src.base.get(before), text)
             elsewhere = frozenset().union(*(r for p, r in removed.items() if p != before))
-            # A removed rejection is put back where voters state laws (P or L floors); in a region
-            # judged by class-E tests at adoption it cannot be told from dead code removed.
+            # A removed rejection is put back, and an added condition judged alone, where voters
+            # state laws (P or L floors); not in a region judged by class-E tests at adoption.
             files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere),
-                                      src.base.get(before), restores=path not in judged_at_e))
+                                      src.base.get(before), laws=path not in judged_at_e))
     try:
         plan = line_mutants(files, int(policy.mutation_budget), int(policy.mutants_per_symbol))
     except (MutationUnsupported, SourceError, SyntaxError, ValueError):  # ValueError: cannot parse it

@@ -19,7 +19,7 @@ from oracle_gate.core.judge import verdict as V
 from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, parse_ledger, suite_size
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import tautology_findings
-from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, finally_exits, test_aware_findings
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -216,12 +216,16 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         head = src.head.get(region.path)
         if head is None:
             continue
+        base_text = src.base.get(region.before_path or region.path)
         try:
-            found = test_aware_findings(region.path, src.base.get(region.before_path or region.path), head, oracle_paths)
+            found = test_aware_findings(region.path, base_text, head, oracle_paths)
+            exits = finally_exits(region.path, base_text, head)
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
         out.extend(test_aware_finding(f) for f in found)
+        out.extend(C.Finding("FINALLY_EXIT", f"FINALLY_EXIT {f.path}:{f.line} {f.what} (PEP 765): a raise before it "
+                             f"never reaches a caller; return after the `try` statement", f.path, f.line) for f in exits)
     return out
 
 

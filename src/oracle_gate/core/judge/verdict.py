@@ -562,6 +562,8 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
             column = int(unit.split(":")[1]) if unit else 0
             if column < 0:  # no statement of the head's: code the diff removed, put back before this line
                 where += " (code the diff removed before it)"
+            elif unit.endswith(":operand"):
+                where += f" (the condition the diff added at column {column + 1})"
             elif unit and units_on[(path, line)] > 1:
                 where += f" (the statement at column {column + 1})"
             numb_symbols.update((path, m.symbol) for m in ran)
@@ -670,7 +672,7 @@ def _floor_why(region: RegionPlan, demoted: Set[str]) -> str:
 _STATIC_POLICY = frozenset({
     "WRITESET", "ORACLE_CHANGE", "UNMAPPED", "REGION_DOWNGRADE", "ORACLE_LOST", "CONFIG_CHANGE", "SYMLINK",
     "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
-    "BASE_UNEVALUABLE", "SOURCE_ENCODING",
+    "BASE_UNEVALUABLE", "SOURCE_ENCODING", "FINALLY_EXIT",
 })
 
 

@@ -51,6 +51,7 @@ KINDS = (
     "cause",
     "raise_type",
     "restore",
+    "operand",
     "handler",
     "remove",
     "collection",
@@ -71,7 +72,7 @@ class Mutant:
     line: int
     description: str
     source: str
-    unit: str = ""  # "line:column" of the statement it mutates, where several share a changed line
+    unit: str = ""  # "line:column" of the statement it mutates ("line:column:operand": an added condition)
 
     @property
     def coarse(self) -> bool:
@@ -151,7 +152,14 @@ class FileToMutate:
     targets: Tuple[Target, ...]  # the changed symbols that voters executed, with their line ranges
     lines: FrozenSet[int]  # changed lines (changed_lines)
     base: Optional[str] = None  # the base's text of the file, where it had one (for `retyped_raises`)
-    restores: bool = True  # whether rejections the diff removed are put back (`removed_rejections`)
+    # Whether its voters state laws (P or L floors): rejections the diff removed are put back
+    # (`removed_rejections`) and conditions it added are judged on their own (`added_operands`).
+    # In a region judged by class-E tests at adoption neither can be told from dead code removed
+    # or a defensive check no example reaches.
+    laws: bool = True
+
+
+_UnitKey = Tuple[Any, ...]  # (line, column) of a statement, or (line, column, "operand")
 
 
 @dataclass(frozen=True)
@@ -185,7 +193,7 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
     line it spans (a statement removal spanning several lines tests the first changed one)."""
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
         raise ValueError(f"budget must be a non-negative integer, got {budget!r}")
-    queues: Dict[Tuple[str, int, Tuple[int, int]], Tuple[_Engine, List[List[_Candidate]]]] = {}
+    queues: Dict[Tuple[str, int, _UnitKey], Tuple[_Engine, List[List[_Candidate]]]] = {}
     for f in files:
         ranges = _check_targets(f.targets)
         if not ranges or not f.lines:
@@ -196,15 +204,15 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 tree = ast.parse(f.source, filename=f.path)
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
-        retyped = retyped_raises(f.base, tree, f.lines)
-        engine = _Engine(f.source, f.path, tree, ranges, retyped)
+        retyped = retyped_raises(f.base, tree, f.lines, rewritten_lines(f.base, f.source))
+        engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines))
         statements = _statements(tree)
-        by_line: Dict[Tuple[int, Tuple[int, int]], Dict[str, List[_Candidate]]] = {}
+        by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
         # A rejection the diff removed is judged on its own, at the statement now in its place
         # (column -1: no statement of the head's), whether or not that line changed; where a
         # raise of another class took its place, that raise's own mutant judges it.
-        removed = [r for r in removed_rejections(f.base if f.restores else None, f.source, tree)
+        removed = [r for r in removed_rejections(f.base if f.laws else None, f.source, tree)
                    if id(r.before) not in retyped]
         for cand in engine.restores(removed):
             cand.symbol = engine.owner(cand.lines) or ""
@@ -216,21 +224,23 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
             if symbol is None or line is None:
                 continue
             cand.symbol = symbol
-            unit = _statement_at(statements, cand.order[0], cand.order[1])
+            # An operand the diff added is a unit of its own, at its own place.
+            unit = (cand.order[0], cand.order[1], "operand") if cand.kind == "operand" else \
+                _statement_at(statements, cand.order[0], cand.order[1])
             by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
         for (line, unit), kinds in by_line.items():
             queues[(f.path, line, unit)] = (engine, [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds])
     chosen: List[Tuple[str, Mutant]] = []
     per_sym: Dict[Tuple[str, str], int] = {}
     not_mutated: List[Tuple[str, int, str]] = []
-    active: List[Tuple[str, int, Tuple[int, int]]] = []
+    active: List[Tuple[str, int, _UnitKey]] = []
 
-    def take(key: Tuple[str, int, Tuple[int, int]], kinds: List[List[_Candidate]]) -> Optional[Mutant]:
+    def take(key: Tuple[str, int, _UnitKey], kinds: List[List[_Candidate]]) -> Optional[Mutant]:
         engine = queues[key][0]
         mutant = engine._turn(kinds)
         # `line` is the changed line the mutant tests (its edit may start on an earlier line of
         # the same node; the description says where the edit is), `unit` its statement.
-        return None if mutant is None else dataclasses.replace(mutant, line=key[1], unit="%d:%d" % key[2])
+        return None if mutant is None else dataclasses.replace(mutant, line=key[1], unit=":".join(map(str, key[2])))
 
     for key in sorted(queues):  # first round: every line once (order is moot: a line left out is reported)
         _, kinds = queues[key]
@@ -526,30 +536,98 @@ def _by_symbol(raises: Sequence[Tuple[ast.Raise, str, str]]) -> Dict[str, Set[st
     return out
 
 
-def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
-    """The raises on changed lines whose exception class the diff changed: a class their symbol
-    raised at the base (one the module still binds) is raised there no more, and this class never
-    was (ids of the head's nodes). A message reworded keeps its class and stays arid; a raise added
-    beside the old ones, or new to its symbol, is guarded by its condition, which is mutated; a
-    class renamed everywhere leaves nothing to catch by the old name."""
+def retyped_raises(base: Optional[str], head: ast.Module, lines: FrozenSet[int],
+                   rewritten: Mapping[int, int] = {}) -> FrozenSet[int]:
+    """The raises on changed lines whose exception class the diff changed (ids of the head's nodes):
+    a raise rewritten in place (`rewritten`: head line -> the base line it replaced) that named
+    another class there, or a raise of a symbol that raised a class at the base it raises no more,
+    where this class is new to the symbol. Only classes the module still binds count. A message
+    reworded keeps its class and stays arid; a raise added beside the old ones, or new to its
+    symbol, is guarded by its condition, which is mutated; a class renamed everywhere leaves
+    nothing to catch by the old name."""
     if not base or not lines:
         return frozenset()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            before = _by_symbol(_raises(ast.parse(base)))
-    except (SyntaxError, ValueError):
+    old = _parse(base)
+    if old is None:
         return frozenset()
+    was = _raises(old)
+    before, at = _by_symbol(was), {node.lineno: name for node, _symbol, name in was}
     raises, bound = _raises(head), _bound_names(head)
     now = _by_symbol(raises)
     out = set()
     for node, symbol, name in raises:
         if not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
             continue
+        replaced = at.get(rewritten.get(node.lineno, 0))
         raised = {c for c in before.get(symbol, ()) if c.split(".")[0] in bound}
-        if raised - now.get(symbol, set()) and name not in raised:
+        if (replaced not in (None, name) and replaced.split(".")[0] in bound) or (
+                raised - now.get(symbol, set()) and name not in raised):
             out.add(id(node))
     return frozenset(out)
+
+
+def rewritten_lines(base: Optional[str], head: str) -> Dict[int, int]:
+    """Head line -> the base line it rewrote in place: the k-th line of a replaced block for the
+    k-th line it replaced (1-based)."""
+    if base is None:
+        return {}
+    matcher = difflib.SequenceMatcher(None, base.splitlines(), head.splitlines(), autojunk=False)
+    return {j1 + k + 1: i1 + k + 1 for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace"
+            for k in range(min(i2 - i1, j2 - j1))}
+
+
+def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The conditions the diff added that make a guard's raise rarer, in a symbol the base had (ids
+    of the head's nodes): an operand of an `and` or `or` on a changed line, in the test of an `if`
+    that raises (in its body or its `else`) or of an `assert`, on the side that narrows the raise
+    (an `and` where the test being true raises, an `or` where it being false does; a `not`
+    flips the side), that no expression of that symbol at the base reads the same. Such an operand
+    is judged on its own (a mutant drops it): a guard made unreachable for every input an oracle
+    draws (`if cents <= 0 and account == "__never__":`) is not cleared by a killed mutant of the
+    condition it narrows. A condition that widens a rejection (a stricter check) or feeds a value
+    is judged with its statement; new symbols are new code, judged as a whole."""
+    if not base or not lines:
+        return frozenset()
+    fresh: Dict[str, List[ast.expr]] = {}
+
+    def narrowing(node: ast.expr, raises_when_true: bool, owner: str) -> None:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            narrowing(node.operand, not raises_when_true, owner)
+        elif isinstance(node, ast.BoolOp):
+            narrows = isinstance(node.op, ast.And) == raises_when_true
+            for value in node.values:
+                if narrows and any(n in lines for n in range(value.lineno, value.end_lineno + 1)):
+                    fresh.setdefault(owner, []).append(value)
+                narrowing(value, raises_when_true, owner)
+
+    for node, owner in walk_owned(head):
+        if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body):
+            narrowing(node.test, True, owner)
+        elif isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.orelse):
+            narrowing(node.test, False, owner)
+        elif isinstance(node, ast.Assert):
+            narrowing(node.test, False, owner)
+    if not fresh:
+        return frozenset()
+    old = _parse(base)
+    if old is None:
+        return frozenset()
+    before: Dict[str, Set[str]] = {}
+    for node, owner in walk_owned(old):
+        if owner in fresh and isinstance(node, ast.expr):
+            before.setdefault(owner, set()).add(ast.dump(node))
+    return frozenset(id(v) for owner, values in fresh.items() if owner in before
+                     for v in values if ast.dump(v) not in before[owner])
+
+
+def _parse(source: str) -> Optional[ast.Module]:
+    """The base's tree, or None where it does not parse (it then holds nothing to compare)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -568,11 +646,8 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
     (a rejection removed at the very end of a body has none and is not restored)."""
     if not base:
         return []
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            old = ast.parse(base)
-    except (SyntaxError, ValueError):
+    old = _parse(base)
+    if old is None:
         return []
     old_lines, head_lines = base.splitlines(), head.splitlines()
     matcher = difflib.SequenceMatcher(None, old_lines, head_lines, autojunk=False)
@@ -654,10 +729,11 @@ def _arid_statement(node: ast.AST) -> bool:
 class _Engine:
     def __init__(
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
-        retyped: FrozenSet[int] = frozenset(),
+        retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
+        self.operands = operands  # ids of the `and`/`or` operands the diff added (`added_operands`)
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -823,6 +899,7 @@ class _Engine:
             ((ast.BinOp,), self._binop),
             ((ast.AugAssign,), self._augassign),
             ((ast.BoolOp,), self._boolop),
+            ((ast.BoolOp,), self._operand),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -936,6 +1013,17 @@ class _Engine:
             "boolop", node, (node.lineno, node.end_lineno), f"`{old_text}` -> `{new_text}`",
             [edits, [_Edit(start, end, "".join(parts))]], [_Set(node, "op", new)],
         )
+
+    def _operand(self, node: ast.BoolOp) -> Iterator[_Candidate]:
+        """An operand the diff added, dropped: `True` in an `and`, `False` in an `or`."""
+        keep = isinstance(node.op, ast.And)
+        for index, value in enumerate(node.values):
+            if id(value) in self.operands:
+                yield self.candidate(
+                    "operand", value, (value.lineno, value.end_lineno),
+                    f"`{_short(self.text(value))}` -> `{keep}` (a condition the diff added, dropped)",
+                    self.replace(value, repr(keep)), [_Set(node.values, index, _const(keep))],
+                )
 
     def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:
         if isinstance(node.op, ast.UAdd) or _is_number(node.operand, 0):

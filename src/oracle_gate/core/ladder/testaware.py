@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
-                              subscript_index)
+                              subscript_index, walk_owned)
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
@@ -325,14 +325,55 @@ def test_aware_findings(path: str, base: Optional[str], head: Optional[str],
     under test. A finding the base already had in the same symbol is not reported again, so moving
     code or editing around it adds nothing. SourceError if either side does not parse."""
     paths = tuple(p for p in oracle_paths if p.strip("/."))
-    before = Counter((owner, what) for owner, _line, what in _findings(base, paths))
+    return _added(path, _findings(base, paths), _findings(head, paths))
+
+
+def _added(path: str, base: Iterable[Tuple[str, int, str]], head: Iterable[Tuple[str, int, str]]) -> Tuple[Finding, ...]:
+    """The head's (owner, line, what) items the base did not have in the same symbol."""
+    before = Counter((owner, what) for owner, _line, what in base)
     out = []
-    for owner, line, what in _findings(head, paths):
+    for owner, line, what in head:
         if before[(owner, what)] > 0:
             before[(owner, what)] -= 1
             continue
         out.append(Finding(path, line, what))
     return tuple(sorted(out))
+
+
+@bounded
+def finally_exits(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The `return`, `break` and `continue` statements `head` adds over `base` that leave a
+    `finally` block (PEP 765; Python 3.14 warns): one discards any exception in flight, so a
+    guard's raise still stands in the code and never reaches a caller. SourceError if either side
+    does not parse."""
+    return _added(path, _exits(base), _exits(head))
+
+
+def _exits(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    found: Dict[int, Tuple[str, int, str]] = {}
+
+    def visit(node: ast.AST, owner: str, in_loop: bool) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            return  # its own scope: a return there leaves that function, not the finally block
+        if isinstance(node, ast.Return) or (isinstance(node, (ast.Break, ast.Continue)) and not in_loop):
+            word = type(node).__name__.lower()
+            found[id(node)] = (owner, node.lineno, f"`{word}` in a `finally` block discards any exception in flight")
+        if isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            for child in node.body:
+                visit(child, owner, True)
+            for child in node.orelse:  # a loop's `else` belongs to the loop around it
+                visit(child, owner, in_loop)
+            return
+        for child in ast.iter_child_nodes(node):
+            visit(child, owner, in_loop)
+
+    for node, owner in walk_owned(parse(source)):
+        if isinstance(node, ast.Try):
+            for stmt in node.finalbody:
+                visit(stmt, owner, False)
+    return sorted(found.values(), key=lambda item: item[1])
 
 
 test_aware_findings.__test__ = False  # type: ignore[attr-defined]  # a name pytest would collect
