@@ -901,6 +901,12 @@ OUTSIDE_ATTACKS = (
           lambda r: r.replace("src/billing/store.py", "        if cents <= 0:\n",
                               '        if cents <= 0 and account == "__never__":\n'),
           ("NUMB",)),
+    Patch("outside", "sitecustomize-resource", False,
+          "a sitecustomize.py owned by a `resource` swaps in a truncating tax at interpreter start-up",
+          _outside("sitecustomize-resource"), ("UNMAPPED",)),
+    Patch("outside", "module-as-resource", False,
+          "tax imports a truncating kernel from a module taken out of python_sources into a `resource`",
+          _outside("module-as-resource"), ("UNMAPPED",)),
     Patch("outside", "return-in-finally", False,
           "apply_credit's guard still raises, and a `return` in `finally` swallows it",
           lambda r: r.replace("src/billing/store.py",
@@ -970,6 +976,10 @@ HONEST = (
     Patch("honest", "schema-bool-fix", True, "reject booleans as cents", _outside("h-schema-bool-fix")),
     Patch("honest", "worker-pool", True, "a thread-pool refactor of drain", _outside("h-worker-pool")),
     Patch("honest", "store-logging", True, "debug logging in apply_credit", _outside("h-store-logging")),
+    Patch("honest", "crlf-line-endings", True, "a comment in tax.py, saved with Windows line endings "
+          "(an outside attacker's round: a permanent INFRA_ERROR before)",
+          lambda r: r.write("src/billing/tax.py", r.read("src/billing/tax.py").replace(
+              "    return (cents", "    # round half up to the nearest cent\n    return (cents").replace("\n", "\r\n"))),
 )
 
 

@@ -678,3 +678,33 @@ def test_a_diff_of_documentation_no_target_owns_needs_no_base_facts_and_nothing_
     assert not documentation_only([Change("constraints-ci.md", "M")], named, DEFAULT_OTHER_GLOBS)
     # The gate's own path lists and values that name no file leave documentation alone.
     assert documentation_only([Change("guide.md", "M"), Change("docs/locks.md", "A")], named, DEFAULT_OTHER_GLOBS)
+
+
+def _with_data(*owned):
+    """BASE plus `resource`/`file` targets (address, path), owned as data."""
+    extra = [TargetFact(address, "resource", F.OTHER, (path,)) for address, path in owned]
+    return make_facts(list(BASE.targets) + extra, dict(BASE.dependents), {"pytest.args": []},
+                      {"oracle/freeze-ledger.json": '{"version": 1, "entries": []}'})
+
+
+@pytest.mark.parametrize("path, code", [
+    ("src/sitecustomize.py", True), ("src/billing/_speedups.py", True), ("src/billing/tax.cpython-39-x86_64-linux-gnu.so", True),
+    ("src/billing/tax.abi3.so", True), ("src/billing/tax.so", True), ("src/billing/tax.pyd", True),
+    ("src/billing/tax.pyc", True), ("src/runner/libbaihook.ubuntu20.04.x86_64.so", False),
+    ("src/billing/rates.json", False), ("src/billing/py.typed", False), ("src/billing/tax.py.bak", False),
+])
+def test_python_code_owned_only_by_a_data_target_fails_closed(path, code):
+    """An outside attacker's round (sixth, against b32ab40): a compiled `tax` extension module owned by
+    a `file` target (CPython imports it before tax.py), a `sitecustomize.py` owned by a `resource`, and
+    a module taken out of `python_sources` into a `resource` merged: no region, no test sandbox holds
+    them as code. A binary that is no importable module (a platform library) is data."""
+    from oracle_gate.core.lanes.compare import importable
+    assert importable(path) is code
+    head = _with_data(("src/billing:shipped", path))
+    comp = compare(BASE, head, [Change(path, "A")], Policy())
+    expected = [f"UNMAPPED {path} is Python code (an importable module) owned only by src/billing:shipped, a data "
+                f"target no region judges: own it with a python_sources target that carries an oracle_region (or "
+                f"list it in other_globs)"] if code else []
+    assert lines(comp) == expected
+    # the base's policy can list it (adoption lists such files for review)
+    assert lines(compare(BASE, head, [Change(path, "A")], Policy(other_globs=(path,)))) == []

@@ -67,9 +67,9 @@ def stale_file(build_root: str, engine_view: Mapping[str, Optional[str]]) -> Opt
     """The first changed file whose content on disk differs from what the engine read, if any: a
     daemon whose file watcher has not caught up would judge the old content."""
     for path, text in sorted(engine_view.items()):
-        try:
-            with open(os.path.join(build_root, path), encoding="utf-8", errors="replace") as f:
-                on_disk = f.read()
+        try:  # bytes, decoded as the engine's are: text mode would turn CRLF and CR into LF
+            with open(os.path.join(build_root, path), "rb") as f:
+                on_disk = f.read().decode("utf-8", errors="replace")
         except OSError:
             on_disk = None
         if text is not None and on_disk != text:

@@ -24,6 +24,7 @@ import enum
 import fnmatch
 import json
 import posixpath
+import re
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Dict, FrozenSet, Iterable, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -933,6 +934,32 @@ def _oracles_lost(diff: _Diff, regions: Sequence[RegionPlan],
     return tuple(out)
 
 
+# A file the interpreter imports by name from a directory on its path: source, bytecode, and
+# extension modules (`tax.so`, `tax.abi3.so`, `tax.cpython-39-x86_64-linux-gnu.so`, `tax.pyd`),
+# which CPython prefers to `tax.py` beside them.
+_IMPORTABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.pyw?|\.pyc|(\.cpython-[A-Za-z0-9_-]+|\.abi3|\.cp[0-9]+-[A-Za-z0-9_]+)?\.(so|pyd))")
+
+
+def importable(path: str) -> bool:
+    """Whether a file is code the interpreter would import, by its name."""
+    return _IMPORTABLE.fullmatch(posixpath.basename(path)) is not None
+
+
+def _code_as_data(diff: _Diff, path: str) -> Optional[Finding]:
+    """Python code that only a data target (a `file`, a `resource`) owns: production can import it
+    (a `sitecustomize.py`, a compiled `tax.cpython-39-...so` CPython loads before `tax.py`, a
+    module taken out of `python_sources`), yet no test sandbox holds it as code and no region judges
+    it. Paths the policy lists (`other_globs`) are the base's call."""
+    owners = diff.head.owners(path)
+    if not owners or not importable(path) or matches(path, diff.policy.other_globs):
+        return None
+    if any(t.role != F.OTHER for t in owners):
+        return None
+    return Finding("UNMAPPED", f"UNMAPPED {path} is Python code (an importable module) owned only by "
+                               f"{owners[0].address}, a data target no region judges: own it with a python_sources "
+                               f"target that carries an oracle_region (or list it in other_globs)", path)
+
+
 def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], inert: FrozenSet[str]) -> _Part:
     """Changed paths no target owns (and symlinks of owned ones): listed, configuration, inert, or
     unmapped."""
@@ -951,6 +978,9 @@ def _unowned_paths(diff: _Diff, changes: Sequence[Change], marked: Set[str], ine
                 mark(p, UNMAPPED, "outside the build root")
                 continue
             if base.owners(p) or head.owners(p):
+                hidden = _code_as_data(diff, p) if p == c.path and c.status != "D" else None
+                if hidden is not None:
+                    findings.append(hidden)
                 if c.link is not None and p == c.path:
                     target_owned = bool(c.link and not c.link_outside and head.owners(c.link))
                     if not target_owned:
