@@ -696,3 +696,46 @@ def test_a_raise_retyped_in_place_to_a_class_its_function_raises_elsewhere_is_re
     plan = line_mutants([FileToMutate("t.py", reworded, (("tax", (1, 6)),), changed_lines(base, reworded), base)],
                         100, 100)
     assert plan.mutants == ()
+
+
+def test_each_branch_of_a_conditional_expression_the_diff_wrote_is_judged_on_its_own():
+    """An outside attacker's round (sixth, against b32ab40): a value for amounts no property draws
+    packed beside the judged formula as a conditional expression (`... if cents < 2**31 else
+    cents // 10_000 * rate_bp`), and junk amounts decoded as 0 (`int(c) if ... else 0`), merged: a
+    killed mutant of the other branch cleared the line. A branch the diff wrote is its own unit,
+    whose mutant puts the other branch in its place; a conditional expression the base had as it
+    is, is not judged this way."""
+    base = textwrap.dedent('''\
+        def tax(cents, rate_bp):
+            return (cents * rate_bp + 5_000) // 10_000
+
+
+        def fee(days):
+            return 600 if days > 0 else 0
+        ''')
+    head = (base.replace("    return (cents * rate_bp + 5_000) // 10_000",
+                         "    return (cents * rate_bp + 5_000) // 10_000 if cents < 2**31 else cents // 10_000 * rate_bp")
+            .replace("return 600 if days > 0 else 0", "return 600 if days >= 1 else 0"))
+    lines = changed_lines(base, head)
+    plan = line_mutants([FileToMutate("t.py", head, (("tax", (1, 2)), ("fee", (5, 6))), lines, base)], 100, 100)
+    branches = sorted((m.line, m.unit) for _, m in plan.mutants if m.operator == "branch")
+    # every branch of a conditional expression the diff wrote or rewrote, each its own unit
+    assert branches == [(2, "2:11:branch"), (2, "2:69:branch"), (6, "6:11:branch"), (6, "6:33:branch")], branches
+    assert [m.description for _, m in plan.mutants if m.unit == "2:69:branch"] == [
+        "`cents // 10_000 * rate_bp` -> `(cents * rate_bp + 5_000) // 10_000` (the other branch of its conditional "
+        "expression) at line 2"]
+    # one the diff left as it was is not judged alone
+    same = base + "\n\ndef extra(x):\n    return x + 1\n"
+    plan_same = line_mutants([FileToMutate("t.py", same, (("fee", (5, 6)), ("extra", (9, 10))),
+                                           changed_lines(base, same), base)], 100, 100)
+    assert not [m for _, m in plan_same.mutants if m.operator == "branch"]
+    mutant = next(m for _, m in plan.mutants if m.unit == "2:69:branch")
+    namespace = {}
+    exec(compile(mutant.source, "t.py", "exec"), namespace)
+    assert namespace["tax"](2**31 + 9_999, 825) == (((2**31 + 9_999) * 825 + 5_000) // 10_000)
+    # a branch new to a new function is judged too; where E tests judge the region, not alone
+    fresh = "def late(days):\n    return 6000 if days > 0 else 0\n"
+    plan = line_mutants([FileToMutate("f.py", fresh, (("late", (1, 2)),), changed_lines(None, fresh))], 100, 100)
+    assert sorted(m.unit for _, m in plan.mutants if m.operator == "branch") == ["2:11:branch", "2:33:branch"]
+    e_judged = line_mutants([FileToMutate("t.py", head, (("tax", (1, 2)),), lines, base, laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "branch"]

@@ -564,6 +564,8 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
                 where += " (code the diff removed before it)"
             elif unit.endswith(":operand"):
                 where += f" (the condition the diff added at column {column + 1})"
+            elif unit.endswith(":branch"):
+                where += f" (the branch of a conditional expression at column {column + 1})"
             elif unit and units_on[(path, line)] > 1:
                 where += f" (the statement at column {column + 1})"
             numb_symbols.update((path, m.symbol) for m in ran)

@@ -52,6 +52,7 @@ KINDS = (
     "raise_type",
     "restore",
     "operand",
+    "branch",
     "handler",
     "remove",
     "collection",
@@ -72,7 +73,7 @@ class Mutant:
     line: int
     description: str
     source: str
-    unit: str = ""  # "line:column" of the statement it mutates ("line:column:operand": an added condition)
+    unit: str = ""  # "line:column" of the statement it mutates ("line:column:operand" or ":branch": a part of it)
 
     @property
     def coarse(self) -> bool:
@@ -153,13 +154,14 @@ class FileToMutate:
     lines: FrozenSet[int]  # changed lines (changed_lines)
     base: Optional[str] = None  # the base's text of the file, where it had one (for `retyped_raises`)
     # Whether its voters state laws (P or L floors): rejections the diff removed are put back
-    # (`removed_rejections`) and conditions it added are judged on their own (`added_operands`).
+    # (`removed_rejections`), and conditions it added and branches of conditional expressions it
+    # wrote are judged on their own (`added_operands`, `added_branches`).
     # In a region judged by class-E tests at adoption neither can be told from dead code removed
     # or a defensive check no example reaches.
     laws: bool = True
 
 
-_UnitKey = Tuple[Any, ...]  # (line, column) of a statement, or (line, column, "operand")
+_UnitKey = Tuple[Any, ...]  # (line, column) of a statement, or (line, column, "operand" or "branch")
 
 
 @dataclass(frozen=True)
@@ -205,7 +207,8 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
         retyped = retyped_raises(f.base, tree, f.lines, rewritten_lines(f.base, f.source))
-        engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines))
+        engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines),
+                         added_branches(f.base, tree, f.lines if f.laws else frozenset()))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -225,7 +228,7 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 continue
             cand.symbol = symbol
             # An operand the diff added is a unit of its own, at its own place.
-            unit = (cand.order[0], cand.order[1], "operand") if cand.kind == "operand" else \
+            unit = (cand.order[0], cand.order[1], cand.kind) if cand.kind in ("operand", "branch") else \
                 _statement_at(statements, cand.order[0], cand.order[1])
             by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
         for (line, unit), kinds in by_line.items():
@@ -607,17 +610,38 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
             narrowing(node.test, False, owner)
         elif isinstance(node, ast.Assert):
             narrowing(node.test, False, owner)
-    if not fresh:
-        return frozenset()
-    old = _parse(base)
-    if old is None:
-        return frozenset()
-    before: Dict[str, Set[str]] = {}
-    for node, owner in walk_owned(old):
-        if owner in fresh and isinstance(node, ast.expr):
-            before.setdefault(owner, set()).add(ast.dump(node))
+    before = _base_expressions(base, fresh)
     return frozenset(id(v) for owner, values in fresh.items() if owner in before
                      for v in values if ast.dump(v) not in before[owner])
+
+
+def added_branches(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The branches of the conditional expressions (`a if c else b`) on changed lines that the diff
+    wrote or rewrote: no expression of their symbol at the base reads the same as the whole (every
+    one of a symbol new at the head). Each branch is judged on its own, as a branch of an `if`
+    statement is by its own lines: a value for inputs no oracle draws packed beside the one they do
+    (`... if cents < 2**31 else cents // 10_000 * rate_bp`, `int(c) if c.isdigit() else 0`) is not
+    cleared by a killed mutant of the other."""
+    if not lines:
+        return frozenset()
+    fresh: Dict[str, List[ast.expr]] = {}
+    for node, owner in walk_owned(head):
+        if isinstance(node, ast.IfExp) and any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+            fresh.setdefault(owner, []).append(node)
+    before = _base_expressions(base, fresh)
+    return frozenset(id(b) for owner, nodes in fresh.items() for node in nodes
+                     if ast.dump(node) not in before.get(owner, ()) for b in (node.body, node.orelse))
+
+
+def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.expr]]) -> Dict[str, Set[str]]:
+    """Symbol -> the dumps of every expression it held at the base, for the symbols asked about
+    that have some (a symbol the base did not have is absent)."""
+    old = _parse(base) if base and any(owners.values()) else None
+    before: Dict[str, Set[str]] = {}
+    for node, owner in walk_owned(old) if old is not None else ():
+        if owner in owners and isinstance(node, ast.expr):
+            before.setdefault(owner, set()).add(ast.dump(node))
+    return before
 
 
 def _parse(source: str) -> Optional[ast.Module]:
@@ -730,10 +754,12 @@ class _Engine:
     def __init__(
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
         retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
+        branches: FrozenSet[int] = frozenset(),
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
         self.operands = operands  # ids of the `and`/`or` operands the diff added (`added_operands`)
+        self.branches = branches  # ids of the conditional expressions' branches it wrote (`added_branches`)
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -900,6 +926,7 @@ class _Engine:
             ((ast.AugAssign,), self._augassign),
             ((ast.BoolOp,), self._boolop),
             ((ast.BoolOp,), self._operand),
+            ((ast.IfExp,), self._branch),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1023,6 +1050,19 @@ class _Engine:
                     "operand", value, (value.lineno, value.end_lineno),
                     f"`{_short(self.text(value))}` -> `{keep}` (a condition the diff added, dropped)",
                     self.replace(value, repr(keep)), [_Set(node.values, index, _const(keep))],
+                )
+
+    def _branch(self, node: ast.IfExp) -> Iterator[_Candidate]:
+        """A branch the diff wrote, replaced by the other: killed only where a voter takes it and
+        the two values differ."""
+        for field, other in (("body", node.orelse), ("orelse", node.body)):
+            branch = getattr(node, field)
+            if id(branch) in self.branches and not _same(branch, other):
+                yield self.candidate(
+                    "branch", branch, (branch.lineno, branch.end_lineno),
+                    f"`{_short(self.text(branch))}` -> `{_short(self.text(other))}` (the other branch of its "
+                    f"conditional expression)",
+                    self.replace(branch, self.text(other)), [_Set(node, field, other)],
                 )
 
     def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:
