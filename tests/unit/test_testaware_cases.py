@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import Finding, finally_exits, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding, assert_effects, finally_exits, test_aware_findings
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -464,3 +464,24 @@ def test_a_return_break_or_continue_leaving_a_finally_block_discards_the_excepti
     assert finally_exits("src/store.py", head, head) == ()  # the base had them: nothing added
     with pytest.raises(SourceError):
         finally_exits("src/store.py", None, "def broken(:\n")
+
+
+def test_an_assert_whose_test_has_an_effect_is_code_python_minus_o_skips():
+    """An outside attacker's round (sixth, against b32ab40): `assert self.balances.setdefault(account,
+    0) is not None` before `self.balances[account] += cents` merged: every test runs the assert, so
+    its effect is there; `python -O` drops it, and a new account's credit is a KeyError in
+    production. Asserts whose test only reads (comparisons, `isinstance`, `len`, read-only
+    methods) are not findings, nor one the base already had."""
+    base = src('''
+        def apply_credit(balances, account, cents):
+            assert isinstance(cents, int) and len(account) > 0, "bad input"
+            balances[account] = balances.get(account, 0) + cents
+            return balances[account]
+        ''')
+    head = base.replace("    balances[account] = balances.get(account, 0) + cents\n",
+                        "    assert balances.setdefault(account, 0) is not None\n"
+                        "    assert account.strip() == account\n"
+                        "    balances[account] += cents\n")
+    found = [(f.line, f.what) for f in assert_effects("src/store.py", base, head)]
+    assert found == [(3, "an `assert` whose test has an effect, which `python -O` skips")], found
+    assert assert_effects("src/store.py", head, head) == ()

@@ -19,7 +19,7 @@ from oracle_gate.core.judge import verdict as V
 from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, parse_ledger, suite_size
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import tautology_findings
-from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, finally_exits, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, assert_effects, finally_exits, test_aware_findings
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -220,12 +220,16 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         try:
             found = test_aware_findings(region.path, base_text, head, oracle_paths)
             exits = finally_exits(region.path, base_text, head)
+            effects = assert_effects(region.path, base_text, head)
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
         out.extend(test_aware_finding(f) for f in found)
         out.extend(C.Finding("FINALLY_EXIT", f"FINALLY_EXIT {f.path}:{f.line} {f.what} (PEP 765): a raise before it "
                              f"never reaches a caller; return after the `try` statement", f.path, f.line) for f in exits)
+        out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
+                             f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
+                   for f in effects)
     return out
 
 

@@ -458,7 +458,7 @@ _PURE_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "lstrip"
                            "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds"})
 
 
-def _inert(node: Optional[ast.AST]) -> bool:
+def inert(node: Optional[ast.AST]) -> bool:
     """An expression whose evaluation changes nothing: no assignment expression, no yield or await,
     no lambda, and no call but to `_PURE_CALLS` or `_PURE_METHODS`. A log message made of inert
     parts is arid; one that pops a dict or rebinds a local is code."""
@@ -477,9 +477,9 @@ def _message_parts(node: ast.AST) -> Optional[List[Any]]:
     line, or a `raise` of a named exception), or None for any other statement."""
     if isinstance(node, ast.Raise):
         exc = node.exc
-        if isinstance(exc, ast.Call) and isinstance(exc.func, (ast.Name, ast.Attribute)) and _inert(exc.func):
+        if isinstance(exc, ast.Call) and isinstance(exc.func, (ast.Name, ast.Attribute)) and inert(exc.func):
             return [*exc.args, *(k.value for k in exc.keywords), node.cause]
-        return [node.cause] if exc is None or (isinstance(exc, (ast.Name, ast.Attribute)) and _inert(exc)) else None
+        return [node.cause] if exc is None or (isinstance(exc, (ast.Name, ast.Attribute)) and inert(exc)) else None
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         call = node.value
         name = _dotted(call.func)
@@ -736,7 +736,7 @@ def _outermost_removed(tree: ast.Module, node: ast.AST, removed: Mapping[int, in
 def _arid_statement(node: ast.AST) -> bool:
     """A statement no oracle can observe through a result (Petrović and Ivanković, "State of
     mutation testing at Google", ICSE-SEIP 2018: arid nodes): a logging, print or warnings call
-    on its own line and a `raise` of a named exception, when every argument is inert (`_inert`);
+    on its own line and a `raise` of a named exception, when every argument is inert (`inert`);
     an `__all__` declaration, `pass`, an import (but one that shadows a builtin), an annotation
     without a value. (A raise cannot hand back a wrong value, and a guard's raise runs only for
     inputs an oracle rejects on purpose: the guard's condition is still mutated.)"""
@@ -747,7 +747,7 @@ def _arid_statement(node: ast.AST) -> bool:
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         return is_export_list(node)
     parts = _message_parts(node)
-    return parts is not None and all(_inert(p) for p in parts)
+    return parts is not None and all(inert(p) for p in parts)
 
 
 class _Engine:
@@ -853,7 +853,7 @@ class _Engine:
             if _arid_statement(parent) and id(parent) not in self.retyped:
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
             elif parts is not None:  # a message with code in it: that code is mutated, the rest is not
-                skipped.extend(p for p in parts if _inert(p))
+                skipped.extend(p for p in parts if inert(p))
                 self.no_removal.add(id(parent))  # what it says is no value; the code in it is
             elif isinstance(parent, ast.Assert):
                 skipped.append(parent.msg)
@@ -1174,7 +1174,7 @@ class _Engine:
         )
 
     def _removal(self, node: Any) -> Iterator[_Candidate]:
-        if isinstance(node, ast.Raise) and node.cause is not None and not _inert(node.cause):
+        if isinstance(node, ast.Raise) and node.cause is not None and not inert(node.cause):
             start, end = self.span(node.exc)[1], self.span(node.cause)[1]
             yield self.candidate(
                 "cause", node, (node.lineno, node.end_lineno), f"`{_short(self.source[start:end].strip())}` -> ``",

@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
+from .mutants import inert
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
                               subscript_index, walk_owned)
 
@@ -347,6 +348,22 @@ def finally_exits(path: str, base: Optional[str], head: Optional[str]) -> Tuple[
     guard's raise still stands in the code and never reaches a caller. SourceError if either side
     does not parse."""
     return _added(path, _exits(base), _exits(head))
+
+
+@bounded
+def assert_effects(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The `assert` statements `head` adds over `base` whose test has an effect (it assigns, or
+    calls anything but a read-only builtin or method: `inert`): `python -O` skips the statement
+    and its effect with it, so production runs other code than the tests did. SourceError if either
+    side does not parse."""
+    return _added(path, _effects(base), _effects(head))
+
+
+def _effects(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    return [(owner, node.lineno, "an `assert` whose test has an effect, which `python -O` skips")
+            for node, owner in walk_owned(parse(source)) if isinstance(node, ast.Assert) and not inert(node.test)]
 
 
 def _exits(source: Optional[str]) -> List[Tuple[str, int, str]]:
