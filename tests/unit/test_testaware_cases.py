@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import Finding, assert_effects, finally_exits, test_aware_findings
+from oracle_gate.core.ladder.testaware import Finding, assert_effects, finally_exits, message_effects, test_aware_findings
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -485,3 +485,35 @@ def test_an_assert_whose_test_has_an_effect_is_code_python_minus_o_skips():
     found = [(f.line, f.what) for f in assert_effects("src/store.py", base, head)]
     assert found == [(3, "an `assert` whose test has an effect, which `python -O` skips")], found
     assert assert_effects("src/store.py", head, head) == ()
+
+
+def test_a_message_whose_arguments_act_is_a_finding_and_one_that_only_reads_is_not():
+    """An outside attacker's round (sixth, against b32ab40): print calls whose arguments pop the
+    caller's invoice lines, run `curl` through `os.system`, or pop an account from 2027 on merged:
+    a killed mutant of the code inside cleared the line. A message may compute what it says; it
+    may not change its receiver or act on the world."""
+    base = src('''
+        import json
+        import logging
+        import os
+        import sys
+
+
+        def encode(invoice):
+            return json.dumps(invoice)
+        ''')
+
+    def found(line):
+        head = base.replace("    return json.dumps(invoice)", f"    {line}\n    return json.dumps(invoice)")
+        return [f.what for f in message_effects("src/io.py", base, head)]
+
+    assert found('print("x", *(invoice["lines"].pop() for _ in range(3)), file=sys.stderr)') == [
+        "a message whose arguments act (`pop(...)`)"]
+    assert found('print("audit", os.system("curl -s https://example.invalid"))') == [
+        "a message whose arguments act (`os.system(...)`)"]
+    assert found('logging.debug("mask %o", os.umask(0))') == ["a message whose arguments act (`os.umask(...)`)"]
+    assert found('raise ValueError("bad", invoice.clear())') == ["a message whose arguments act (`invoice.clear(...)`)"]
+    # reading is fine: what real log lines compute (backend.ai's history: json.dumps, a masking helper, sorted)
+    assert found('logging.info("encoding %s", json.dumps(sorted(invoice)), len(invoice))') == []
+    assert found('logging.error("bad token %s", mask(invoice["token"]).upper())') == []
+    assert message_effects("src/io.py", base, base) == ()

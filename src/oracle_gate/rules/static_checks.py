@@ -19,7 +19,8 @@ from oracle_gate.core.judge import verdict as V
 from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, parse_ledger, suite_size
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import tautology_findings
-from oracle_gate.core.ladder.testaware import Finding as TestAwareFinding, assert_effects, finally_exits, test_aware_findings
+from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
+                                              message_effects, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -221,6 +222,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             found = test_aware_findings(region.path, base_text, head, oracle_paths)
             exits = finally_exits(region.path, base_text, head)
             effects = assert_effects(region.path, base_text, head)
+            acts = message_effects(region.path, base_text, head)
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -230,6 +232,9 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
                              f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
                    for f in effects)
+        out.extend(C.Finding("MESSAGE_EFFECT", f"MESSAGE_EFFECT {f.path}:{f.line} {f.what}: what a message says is "
+                             f"never judged, so it may not do anything; do the work in a statement of its own", f.path,
+                             f.line) for f in acts)
     return out
 
 

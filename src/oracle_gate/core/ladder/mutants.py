@@ -472,7 +472,7 @@ def inert(node: Optional[ast.AST]) -> bool:
     return True
 
 
-def _message_parts(node: ast.AST) -> Optional[List[Any]]:
+def message_parts(node: ast.AST) -> Optional[List[Any]]:
     """The argument expressions of a message statement (a logging, print or warnings call on its own
     line, or a `raise` of a named exception), or None for any other statement."""
     if isinstance(node, ast.Raise):
@@ -746,7 +746,7 @@ def _arid_statement(node: ast.AST) -> bool:
         return True
     if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
         return is_export_list(node)
-    parts = _message_parts(node)
+    parts = message_parts(node)
     return parts is not None and all(inert(p) for p in parts)
 
 
@@ -849,7 +849,7 @@ class _Engine:
                 self.docstrings.add(id(body[0]))
                 self.docstrings.add(id(body[0].value))
             skipped: List[Any] = []
-            parts = _message_parts(parent)
+            parts = message_parts(parent)
             if _arid_statement(parent) and id(parent) not in self.retyped:
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
             elif parts is not None:  # a message with code in it: that code is mutated, the rest is not

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .mutants import inert
+from .mutants import _dotted, inert, message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
                               subscript_index, walk_owned)
 
@@ -357,6 +357,44 @@ def assert_effects(path: str, base: Optional[str], head: Optional[str]) -> Tuple
     and its effect with it, so production runs other code than the tests did. SourceError if either
     side does not parse."""
     return _added(path, _effects(base), _effects(head))
+
+
+# Methods that change their receiver (containers, files, sockets, queues, locks) and calls that act
+# on the world: in a message (a log, print, warnings call, a raise's arguments) they are an effect
+# whose result no oracle compares, mutation or not.
+MUTATORS = frozenset({"pop", "popitem", "clear", "update", "setdefault", "append", "appendleft", "extend",
+                      "insert", "remove", "discard", "add", "sort", "reverse", "write", "writelines", "send",
+                      "sendall", "sendto", "put", "put_nowait", "truncate", "unlink", "rmdir", "mkdir", "touch",
+                      "rename", "kill", "terminate", "cancel", "acquire", "release", "__setitem__", "__delitem__",
+                      "setattr", "delattr", "__setattr__", "__delattr__"})
+ACTIONS = frozenset({"os.system", "os.popen", "os.remove", "os.unlink", "os.rename", "os.kill", "os.umask",
+                     "os.chmod", "os.putenv", "os.unsetenv", "setattr", "delattr", "exec", "eval", "open"})
+ACTION_PREFIXES = ("os.exec", "os.spawn", "subprocess.", "shutil.", "socket.", "urllib.request.", "http.client.")
+
+
+@bounded
+def message_effects(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The messages `head` adds over `base` (log, print and warnings calls on their own line, a
+    raise's arguments) whose arguments act: call a method that changes its receiver (`pop`,
+    `clear`, `append`, ...) or something that acts on the world (`os.system`, `subprocess`, `open`).
+    What a message says is arid and never mutated; what it does is hidden behind it. SourceError if
+    either side does not parse."""
+    return _added(path, _acts(base), _acts(head))
+
+
+def _acts(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    out = []
+    for node, owner in walk_owned(parse(source)):
+        parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
+        for call in (n for p in parts or () if p is not None for n in ast.walk(p) if isinstance(n, ast.Call)):
+            name = _dotted(call.func)
+            method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
+            if method in MUTATORS or name in ACTIONS or name.startswith(ACTION_PREFIXES):
+                out.append((owner, node.lineno, f"a message whose arguments act (`{name or method}(...)`)"))
+                break
+    return out
 
 
 def _effects(source: Optional[str]) -> List[Tuple[str, int, str]]:
