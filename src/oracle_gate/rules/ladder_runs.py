@@ -161,8 +161,9 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
             before = old_path.get(path, path)
             lines = changed_lines(src.base.get(before), text)
             elsewhere = frozenset().union(*(r for p, r in removed.items() if p != before))
-            # A removed rejection is put back, and an added condition judged alone, where voters
-            # state laws (P or L floors); not in a region judged by class-E tests at adoption.
+            # A removed rejection is put back, and an added condition or a conditional expression's
+            # branch judged alone, where voters state laws (P or L floors); not in a region judged
+            # by class-E tests at adoption.
             files.append(FileToMutate(path, text, tuple(ranges), lines - moved_in(text, lines, elsewhere),
                                       src.base.get(before), laws=path not in judged_at_e))
     try:

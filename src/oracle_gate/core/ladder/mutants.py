@@ -156,8 +156,8 @@ class FileToMutate:
     # Whether its voters state laws (P or L floors): rejections the diff removed are put back
     # (`removed_rejections`), and conditions it added and branches of conditional expressions it
     # wrote are judged on their own (`added_operands`, `added_branches`).
-    # In a region judged by class-E tests at adoption neither can be told from dead code removed
-    # or a defensive check no example reaches.
+    # In a region judged by class-E tests at adoption, examples state no such law: a removed
+    # check, a defensive condition or a fallback branch no example reaches is judged with its line.
     laws: bool = True
 
 
@@ -227,7 +227,8 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
             if symbol is None or line is None:
                 continue
             cand.symbol = symbol
-            # An operand the diff added is a unit of its own, at its own place.
+            # A condition the diff added, or a branch of a conditional expression it wrote, is a
+            # unit of its own, at its own place.
             unit = (cand.order[0], cand.order[1], cand.kind) if cand.kind in ("operand", "branch") else \
                 _statement_at(statements, cand.order[0], cand.order[1])
             by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
