@@ -80,6 +80,10 @@ def runner_loaded(n):
     return n + ("pytest" in sys.modules)
 
 
+def env_keyed(n):
+    return n - ("KUBERNETES_SERVICE_HOST" in os.environ) - len(os.getenv("BILLING_REGION_UNSET_HERE", ""))
+
+
 class Loud:
     def __repr__(self):
         raise RuntimeError("no repr")
@@ -104,7 +108,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud)
+                 parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud,
+                 env_keyed)
 
 
 class Defined:  # a class the test module defines: rebuilding it would import pytest
@@ -131,6 +136,7 @@ def test_laws(n):
     assert takes_defined(Defined()) == 1
     assert takes_loud(Loud()) == 2
     assert runner_loaded(n) == n + 1
+    assert env_keyed(n) == n
 
 
 def test_boom():
@@ -166,7 +172,7 @@ def differing(results: CR.CleanroomResults):
 def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
                                                          "date_bomb", "realtime_bomb", "shared", "runner_loaded",
-                                                         "pid_keyed", "parent_pid_keyed", "tai_bomb"}
+                                                         "pid_keyed", "parent_pid_keyed", "tai_bomb", "env_keyed"}
     assert results.errors == ()
 
 
@@ -181,6 +187,11 @@ def test_each_difference_names_the_variant_that_showed_it(results):
     assert {v for n, v in found if n == "pid_keyed"} == {"other-world"}
     assert {v for n, v in found if n == "parent_pid_keyed"} == {"other-world"}
     assert {v for n, v in found if n == "tai_bomb"} == {"clock+400d", "clock+10y"}
+    # a variable neither world sets: the same value in both, but a read of the environment in each
+    # (an outside attacker's round, sixth: `KUBERNETES_SERVICE_HOST` keyed rounding merged)
+    assert {v for n, v in found if n == "env_keyed"} == {"clean", "clock+1d", "clock+400d", "clock+10y", "other-world"}
+    assert {got for call, _, got in results.differences() if call.name == "env_keyed"} == {
+        "read the environment (BILLING_REGION_UNSET_HERE, KUBERNETES_SERVICE_HOST)"}
 
 
 def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(results):

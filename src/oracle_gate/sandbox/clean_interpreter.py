@@ -18,10 +18,10 @@ import sys
 from typing import Any, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import NOT_RUN, OTHER_WORLD_PID, outcome_of
+    from ..core.protocol.cleanroom import NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, outcome_of
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
-    from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
+    from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
@@ -170,6 +170,53 @@ def _mutate(result: Any) -> bool:
 RUNNERS = ("pytest", "_pytest", "hypothesis", "_hypothesis_pytestplugin", "pluggy", "py")
 
 
+class _Environ(type(os.environ)):  # type: ignore[misc]
+    """os.environ (and os.environb), noting the names read while a sampled call runs: a pure
+    function's result depends on its arguments only, and the environment is no argument (a value
+    keyed on a variable neither the test nor the clean room sets looks the same in both)."""
+
+    reads: List[str] = []
+    watching = False
+
+    def _note(self, key: Any) -> None:
+        if _Environ.watching:
+            _Environ.reads.append(key.decode("utf-8", "replace") if isinstance(key, bytes) else str(key))
+
+    def __getitem__(self, key: Any) -> Any:
+        self._note(key)
+        return super().__getitem__(key)
+
+    def __contains__(self, key: Any) -> bool:
+        self._note(key)
+        return super().__contains__(key)
+
+    def __iter__(self) -> Any:
+        self._note("*")
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._note("*")
+        return super().__len__()
+
+
+def _watch_environment() -> None:
+    for mapping in (os.environ, getattr(os, "environb", None)):
+        if mapping is not None and type(mapping) is type(os.environ):
+            mapping.__class__ = _Environ
+
+
+def _read_environment(call: Any) -> Any:
+    """Call `call()` noting environment reads; (result, raised, the names read)."""
+    _Environ.reads, _Environ.watching = [], True
+    try:
+        result, raised = call(), None
+    except BaseException as e:
+        result, raised = None, e
+    finally:
+        _Environ.watching = False
+    return result, raised, sorted(set(_Environ.reads))
+
+
 class _NoRunners:
     """Refuses to import a test runner: arguments whose pickle needs a test module (which imports
     pytest) cannot be rebuilt here, rather than bring the runner into the clean interpreter."""
@@ -190,6 +237,7 @@ def _child(spec_path: str, out_path: str) -> int:
             json.dump([[f"{NOT_RUN}{unavailable}"] for _ in spec["calls"]], f)
         return 0
     _move_clock(int(spec["offset"]))
+    _watch_environment()
     sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
     sys.path[:] = list(spec["sys_path"])
     out: List[List[str]] = []
@@ -202,10 +250,10 @@ def _child(spec_path: str, out_path: str) -> int:
             except BaseException as e:  # the call cannot be rebuilt here: not a verdict on the code
                 got.append(f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")
                 break
-            try:
-                result, raised = fn(*args, **kwargs), None
-            except BaseException as e:
-                result, raised = None, e
+            result, raised, read = _read_environment(lambda: fn(*args, **kwargs))
+            if read:  # what it did depends on more than its arguments, whatever it returned
+                got.append(f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")
+                break
             got.append(outcome_of(result, raised))
             if attempt == 0 and (raised is not None or not _mutate(result)):
                 break  # nothing shared to mutate: the second call would say nothing new

@@ -158,6 +158,9 @@ class CleanroomResults:
 
 
 NOT_RUN = "not run: "
+# What the clean interpreter says of a call that read the process environment (os.environ or
+# os.environb) while it ran: never what a call did under the test, so always a difference.
+READ_ENVIRONMENT = "read the environment ("
 # Under the test, an exception's type is not seen (the profile hook only sees the frame unwind).
 RAISED = "raised an exception"
 
