@@ -877,9 +877,9 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "human-lane-freeze", False, "break tax and freeze its failure in the same human-lane diff",
           _outside("human-lane-freeze"), ("FREEZE_WITH_PRODUCTION",), gate_args=("--oracle-gate-lane=human",)),
     # A fifth outside attacker's round (against bbc16e7; each merged there):
-    Patch("outside", "log-walrus", False, "drain's log line drops items past 10,000 through an assignment "
-          "expression", _log_walrus, ("NUMB",)),
     # (caught since by the static MESSAGE_EFFECT too: the run, with the oracles run anyway, still says NUMB)
+    Patch("outside", "log-walrus", False, "drain's log line drops items past 10,000 through an assignment "
+          "expression", _log_walrus, ("MESSAGE_EFFECT", "NUMB"), gate_args=("--oracle-gate-run-all",)),
     Patch("outside", "log-umask", False, "render_invoice's log line sets the process umask to 0", _log_umask,
           ("MESSAGE_EFFECT", "NUMB"), gate_args=("--oracle-gate-run-all",)),
     Patch("outside", "raise-message-pop", False, "a rejected credit's error message pops the account",

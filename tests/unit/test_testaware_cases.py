@@ -470,8 +470,8 @@ def test_an_assert_whose_test_has_an_effect_is_code_python_minus_o_skips():
     """An outside attacker's round (sixth, against b32ab40): `assert self.balances.setdefault(account,
     0) is not None` before `self.balances[account] += cents` merged: every test runs the assert, so
     its effect is there; `python -O` drops it, and a new account's credit is a KeyError in
-    production. Asserts whose test only reads (comparisons, `isinstance`, `len`, read-only
-    methods) are not findings, nor one the base already had."""
+    production. Asserts whose test only computes (comparisons, `isinstance`, a call of a function
+    whose result it checks: a module's self-check) are not findings, nor one the base already had."""
     base = src('''
         def apply_credit(balances, account, cents):
             assert isinstance(cents, int) and len(account) > 0, "bad input"
@@ -480,10 +480,12 @@ def test_an_assert_whose_test_has_an_effect_is_code_python_minus_o_skips():
         ''')
     head = base.replace("    balances[account] = balances.get(account, 0) + cents\n",
                         "    assert balances.setdefault(account, 0) is not None\n"
-                        "    assert account.strip() == account\n"
+                        "    assert account.strip() == account and valid(account)\n"
+                        "    assert (n := len(account)) < 64, n\n"
                         "    balances[account] += cents\n")
     found = [(f.line, f.what) for f in assert_effects("src/store.py", base, head)]
-    assert found == [(3, "an `assert` whose test has an effect, which `python -O` skips")], found
+    assert found == [(3, "an `assert` whose test acts (`balances.setdefault(...)`), which `python -O` skips"),
+                     (5, "an `assert` whose test acts (an assignment (`:=`)), which `python -O` skips")], found
     assert assert_effects("src/store.py", head, head) == ()
 
 

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .mutants import _dotted, inert, message_parts
+from .mutants import _dotted, message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
                               subscript_index, walk_owned)
 
@@ -352,10 +352,11 @@ def finally_exits(path: str, base: Optional[str], head: Optional[str]) -> Tuple[
 
 @bounded
 def assert_effects(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
-    """The `assert` statements `head` adds over `base` whose test has an effect (it assigns, or
-    calls anything but a read-only builtin or method: `inert`): `python -O` skips the statement
-    and its effect with it, so production runs other code than the tests did. SourceError if either
-    side does not parse."""
+    """The `assert` statements `head` adds over `base` whose test acts (an assignment, a call that
+    changes its receiver or acts on the world: `_action`): `python -O` skips the statement and
+    its effect with it, so production runs other code than the tests did (an assert that only
+    calls a function to check its result, a module's self-check, is not one). SourceError if
+    either side does not parse."""
     return _added(path, _effects(base), _effects(head))
 
 
@@ -382,26 +383,38 @@ def message_effects(path: str, base: Optional[str], head: Optional[str]) -> Tupl
     return _added(path, _acts(base), _acts(head))
 
 
+def _action(parts: Iterable[Optional[ast.AST]]) -> Optional[str]:
+    """The first thing these expressions do beyond computing a value: a call that changes its
+    receiver or acts on the world (`pop(...)`, `os.system(...)`), or an assignment (`:=`)."""
+    for node in (n for p in parts if p is not None for n in ast.walk(p)):
+        if isinstance(node, ast.NamedExpr):
+            return "an assignment (`:=`)"
+        if isinstance(node, ast.Call):
+            name = _dotted(node.func)
+            method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+            if method in MUTATORS or name in ACTIONS or name.startswith(ACTION_PREFIXES):
+                return f"`{name or method}(...)`"
+    return None
+
+
 def _acts(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
     out = []
     for node, owner in walk_owned(parse(source)):
         parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
-        for call in (n for p in parts or () if p is not None for n in ast.walk(p) if isinstance(n, ast.Call)):
-            name = _dotted(call.func)
-            method = call.func.attr if isinstance(call.func, ast.Attribute) else ""
-            if method in MUTATORS or name in ACTIONS or name.startswith(ACTION_PREFIXES):
-                out.append((owner, node.lineno, f"a message whose arguments act (`{name or method}(...)`)"))
-                break
+        action = _action(parts) if parts else None
+        if action is not None:
+            out.append((owner, node.lineno, f"a message whose arguments act ({action})"))
     return out
 
 
 def _effects(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
-    return [(owner, node.lineno, "an `assert` whose test has an effect, which `python -O` skips")
-            for node, owner in walk_owned(parse(source)) if isinstance(node, ast.Assert) and not inert(node.test)]
+    return [(owner, node.lineno, f"an `assert` whose test acts ({action}), which `python -O` skips")
+            for node, owner in walk_owned(parse(source)) if isinstance(node, ast.Assert)
+            for action in [_action([node.test])] if action is not None]
 
 
 def _exits(source: Optional[str]) -> List[Tuple[str, int, str]]:
