@@ -8,7 +8,7 @@ from typing import Dict, List, NamedTuple, Tuple
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from oracle_gate.core.source.symbols import MODULE, changed_symbols, symbol_for_code, symbols
+from oracle_gate.core.source.symbols import MODULE, changed_data, changed_symbols, symbol_for_code, symbols
 
 # Each example parses and analyses generated source (~20 ms alone, 10x that on a loaded 2-core
 # machine running tests in parallel): a timing deadline or the slow-generation check would fail
@@ -208,3 +208,27 @@ def test_every_compiled_code_object_maps_to_its_qualname(module):
     assert len(found) >= 2  # the header's two decorators at least
     for firstlineno, name, expected in found:
         assert symbol_for_code(source, firstlineno, name) == expected
+
+
+# A module of constants, each a literal plus some earlier constants: C3 = 7 + C0 + C2.
+constant_modules = st.integers(1, 7).flatmap(lambda n: st.tuples(
+    st.lists(st.integers(0, 9), min_size=n, max_size=n),
+    st.tuples(*[st.sets(st.integers(0, i - 1), max_size=3) if i else st.just(frozenset()) for i in range(n)])))
+
+
+def constants(values, reads) -> str:
+    return "".join(f"C{i} = {v}" + "".join(f" + C{j}" for j in sorted(reads[i])) + "\n" for i, v in enumerate(values))
+
+
+@analysis
+@given(constant_modules, st.data())
+def test_a_constant_changes_exactly_when_it_or_something_it_reads_changes(module, data):
+    values, reads = module
+    edited = data.draw(st.sets(st.integers(0, len(values) - 1)))
+    head = [v + 1 if i in edited else v for i, v in enumerate(values)]
+    downstream = set(edited)
+    for i in range(len(values)):  # reads point to earlier constants only
+        if reads[i] & downstream:
+            downstream.add(i)
+    assert changed_data(constants(values, reads), constants(head, reads)) == {f"C{i}" for i in downstream}
+    assert changed_data(constants(values, reads), constants(values, reads)) == frozenset()

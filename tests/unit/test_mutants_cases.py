@@ -739,3 +739,51 @@ def test_each_branch_of_a_conditional_expression_the_diff_wrote_is_judged_on_its
     assert sorted(m.unit for _, m in plan.mutants if m.operator == "branch") == ["2:11:branch", "2:33:branch"]
     e_judged = line_mutants([FileToMutate("t.py", head, (("tax", (1, 2)),), lines, base, laws=False)], 100, 100)
     assert not [m for _, m in e_judged.mutants if m.operator == "branch"]
+
+
+def test_a_truth_value_the_diff_wrote_where_a_value_goes_is_judged_held_each_way():
+    """An outside attacker's round (sixth, against b32ab40): rounding dropped on newer interpreters
+    (`5_000 - 5_000 * (sys.version_info >= (3, 11))`) merged: a truth value the oracles only ever
+    see one way, and a killed mutant of its comparison operator cleared the line. A truth value
+    the diff writes where a value goes is judged held `True` and held `False`, two units of their
+    own; a statement's test, a conditional expression's test and a truth value the base had as it
+    is are not judged this way, nor anything in a region class-E tests judge."""
+    base = textwrap.dedent('''\
+        import sys
+
+
+        def tax(cents, rate_bp):
+            return (cents * rate_bp + 5_000) // 10_000
+
+
+        def positive(x):
+            if x > 0:
+                return x > 1
+            return 0 if x < -5 else x
+        ''')
+    head = (base.replace("+ 5_000) // 10_000", "+ 5_000 * (sys.version_info < (3, 13))) // 10_000")
+            .replace("if x > 0:", "if x > 0 and x != 7:")
+            .replace("return 0 if x < -5 else x", "return 0 if x < -6 else [x, 0][not x]"))
+    lines = changed_lines(base, head)
+    targets = (("tax", (4, 5)), ("positive", (8, 11)))
+    plan = line_mutants([FileToMutate("t.py", head, targets, lines, base)], 100, 100)
+    held = sorted((m.line, m.unit, m.description) for _, m in plan.mutants if m.operator.startswith("held_"))
+    assert held == [
+        (5, "5:39:held_false", "`sys.version_info < (3, 13)` -> `False` (a truth value the diff wrote, held False) "
+                               "at line 5"),
+        (5, "5:39:held_true", "`sys.version_info < (3, 13)` -> `True` (a truth value the diff wrote, held True) "
+                              "at line 5"),
+        (11, "11:35:held_false", "`not x` -> `False` (a truth value the diff wrote, held False) at line 11"),
+        (11, "11:35:held_true", "`not x` -> `True` (a truth value the diff wrote, held True) at line 11"),
+    ], held  # line 9's test and line 11's `x < -6` are tests; line 10's `x > 1` the base had
+    mutant = next(m for _, m in plan.mutants if m.unit == "5:39:held_true")
+    namespace = {}
+    exec(compile(mutant.source, "t.py", "exec"), namespace)
+    assert namespace["tax"](1_000, 50) == 5  # held True: the rounding this interpreter sees
+    mutant = next(m for _, m in plan.mutants if m.unit == "5:39:held_false")
+    namespace = {}
+    exec(compile(mutant.source, "t.py", "exec"), namespace)
+    assert namespace["tax"](1_000, 50) == 5 and namespace["tax"](1_000, 51) == 5  # held False: no rounding
+    assert namespace["tax"](1_000, 55) == 5
+    e_judged = line_mutants([FileToMutate("t.py", head, targets, lines, base, laws=False)], 100, 100)
+    assert e_judged.mutants and not [m for _, m in e_judged.mutants if m.operator.startswith("held_")]

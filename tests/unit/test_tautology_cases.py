@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.tautology import Finding, tautology_findings
-from oracle_gate.core.source.symbols import SourceError, render
+from oracle_gate.core.ladder.tautology import Finding, data_readers, tautology_findings
+from oracle_gate.core.source.symbols import SourceError, changed_data, render
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
 
@@ -300,3 +300,62 @@ def test_an_oracle_that_judges_new_code_by_other_new_code_is_a_tautology():
                       "literal or a law)")]
     # the same tests when the reference is the base's code: a differential test, not a tautology
     assert tautology_findings(TWIN_PROPS, prod, frozenset({"billing.money.split_weighted"})) == ()
+
+
+def test_an_oracle_that_takes_values_from_production_data_the_diff_changes_no_longer_judges_what_it_did():
+    """An outside attacker's round (sixth, against b32ab40): the schema property draws the keys it
+    drops from `REQUIRED`; a diff that shrank `REQUIRED` shrank what the unchanged property checks,
+    and merged. Data the diff changes (directly, or through a name it reads) is named per module;
+    every test whose code, helpers or strategies read it is reported, through any import form."""
+    base = src("""
+        from typing import Dict
+
+        FIELDS = {"id": str, "lines": list}
+        REQUIRED = ("id", "lines")
+        LIMIT = 10
+
+
+        def problems(doc: Dict) -> list:
+            return [k for k in REQUIRED if k not in doc]
+        """)
+    shrunk = base.replace('REQUIRED = ("id", "lines")', 'REQUIRED = tuple(k for k in FIELDS if k != "id")')
+    assert changed_data(base, shrunk) == {"REQUIRED"}
+    through_table = base.replace('"id": str, ', "")  # FIELDS changes; REQUIRED reads it only once it is computed
+    assert changed_data(base, through_table) == {"FIELDS"}
+    assert changed_data(shrunk, shrunk.replace('"id": str, ', "")) == {"FIELDS", "REQUIRED"}
+    helper = base.replace("LIMIT = 10", "LIMIT = _limit()\n\n\ndef _limit():\n    return 10")
+    assert changed_data(helper, helper.replace("return 10", "return 9")) == {"LIMIT"}
+    # a changed function, import or docstring is no data; a file new or unchanged has none changed
+    assert changed_data(base, base.replace("k not in doc", "k not in doc.keys()")) == frozenset()
+    assert changed_data(base, base) == frozenset() and changed_data(None, None) == frozenset()
+    assert changed_data(None, base) == {"FIELDS", "REQUIRED", "LIMIT"}
+    with pytest.raises(SourceError):
+        changed_data(base, "REQUIRED = (")
+    tests = src("""
+        import pkg.schema as schema
+        from hypothesis import given, strategies as st
+        from pkg.schema import REQUIRED, problems
+
+        KEYS = st.sampled_from(REQUIRED)
+
+
+        @given(KEYS)
+        def test_dropping_a_required_key_is_a_problem(key):
+            doc = {"id": 1, "lines": []}
+            del doc[key]
+            assert key in problems(doc)
+
+
+        def test_expected_from_the_module():
+            assert problems({}) == list(schema.REQUIRED)
+
+
+        def test_literal():
+            assert problems({}) == ["id", "lines"]
+        """)
+    prod = {"pkg.schema": shrunk}
+    found = data_readers(tests, prod, frozenset({"pkg.schema.REQUIRED"}))
+    assert [f.test for f in found] == ["test_dropping_a_required_key_is_a_problem", "test_expected_from_the_module"]
+    assert found[0].why.startswith("takes values from pkg.schema.REQUIRED, which the diff changes")
+    assert data_readers(tests, prod, frozenset({"pkg.schema.LIMIT"})) == ()
+    assert data_readers(tests, prod, frozenset()) == ()

@@ -49,7 +49,8 @@ from oracle_gate.rules.runs import Jail, OracleRuns, OracleRunsRequest, TargetRe
 from oracle_gate.rules.static_checks import (JUDGE_COMMIT_ENV, Sources, base_baseline, config_findings, cosmetic,
                                              empty_files, head_texts, is_py, judged_config_findings,
                                              judged_under_base_hint, ledgers_of, lock_changes, locked_expected,
-                                             marker_paths, min_examples, moved_code, production_sources, stale_file,
+                                             data_reads, marker_paths, min_examples, moved_code, production_sources,
+                                             stale_file,
                                              stale_ignores, static_findings, test_aware_finding,
                                              vetted_copies)
 
@@ -323,7 +324,7 @@ async def run_oracle_gate(
 
     symbols = _changed_symbols(comp, src)
     findings = static_findings(base, head, comp, src, policy, symbols, baseline,
-                                await production_sources(head, comp))
+                                await production_sources(head, comp), await data_reads(base, head, comp, src))
     ledgers, ledger_errors, new_rows = ledgers_of(base, head, comp, policy, today)
 
     static_fail = V.static_policy_failure([*comp.findings, *findings]) or bool(ledger_errors)

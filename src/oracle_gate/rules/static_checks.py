@@ -18,7 +18,7 @@ from pants.source.source_root import SourceRoot, SourceRootRequest
 from oracle_gate.core.judge import verdict as V
 from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, parse_ledger, suite_size
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
-from oracle_gate.core.ladder.tautology import tautology_findings
+from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
                                               message_effects, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
@@ -26,8 +26,8 @@ from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
 from oracle_gate.core.lanes.compare import Policy
 from oracle_gate.core.lanes.dependencies import changed_projects, resolve_lockfiles
-from oracle_gate.core.source.symbols import (MODULE, READABLE_ENCODINGS, SourceError, changed_symbols, copied_code,
-                                             declared_encoding, defined_names, rebinding_imports)
+from oracle_gate.core.source.symbols import (MODULE, READABLE_ENCODINGS, SourceError, changed_data, changed_symbols,
+                                             copied_code, declared_encoding, defined_names, rebinding_imports)
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_files_defining, base_texts, ignored_by_gitignore
 
 
@@ -261,11 +261,65 @@ def _tautologies(comp: C.Comparison, head: F.Facts, src: Sources, production: Ma
         except SourceError as e:
             found = ()
             out.append(C.Finding("TAUTOLOGY", f"TAUTOLOGY {oc.path} cannot be parsed ({e})", oc.path))
-        for f in found:
-            if policy.lane == C.HUMAN and policy.accept_tautology:
-                out.append(C.Finding("NOTE", f"NOTE tautology accepted on review: {oc.path}::{f.test} {f.why}", oc.path))
-            else:
-                out.append(C.Finding("TAUTOLOGY", f"TAUTOLOGY {oc.path}::{f.test} {f.why}", oc.path))
+        out.extend(_tautology(oc.path, f, policy) for f in found)
+    return out
+
+
+def _tautology(path: str, f: TautologyFinding, policy: Policy) -> C.Finding:
+    if policy.lane == C.HUMAN and policy.accept_tautology:
+        return C.Finding("NOTE", f"NOTE tautology accepted on review: {path}::{f.test} {f.why}", path)
+    return C.Finding("TAUTOLOGY", f"TAUTOLOGY {path}::{f.test} {f.why}", path)
+
+
+@dataclass(frozen=True)
+class DataReads:
+    """Production data the diff changes, by dotted name (`billing.schema.REQUIRED`), the head's
+    source of the modules that hold it, and the head's text of every P/L oracle test file (the
+    base's and the head's): what the check that no oracle takes its values from changed data reads."""
+
+    changed: FrozenSet[str] = frozenset()
+    production: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    oracles: Mapping[str, str] = dataclasses.field(default_factory=dict)
+
+
+async def data_reads(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sources) -> DataReads:
+    changed: Dict[str, FrozenSet[str]] = {}
+    for region in comp.regions:
+        if region.status in ("audited", "deleted", "dependency") or not is_py(region.path):
+            continue
+        try:
+            names = changed_data(src.base.get(region.before_path) if region.before_path else None,
+                                 src.head.get(region.path))
+        except SourceError:
+            continue  # reported where the file is judged
+        if names:
+            changed[region.path] = names
+    if not changed:
+        return DataReads()
+    paths = sorted(changed)
+    roots = await MultiGet(Get(SourceRoot, SourceRootRequest, SourceRootRequest.for_file(p)) for p in paths)
+    dotted, production = set(), {}
+    for path, root in zip(paths, roots):
+        module, _ = F.module_of(path, root.path)
+        if module and src.head.get(path) is not None:
+            production[module] = src.head[path]
+            dotted |= {f"{module}.{name}" for name in changed[path]}
+    laws = (V.OracleClass.PROPERTY, V.OracleClass.LOCKED)
+    oracles = sorted({p for facts in (base, head) for t in facts.targets
+                      if t.is_test and facts.oracle_class(t.address) in laws for p in t.paths if is_py(p)})
+    return DataReads(frozenset(dotted), production, await head_texts(oracles) if dotted else {})
+
+
+def _data_readers(reads: DataReads, policy: Policy) -> List[C.Finding]:
+    out = []
+    for path, text in sorted(reads.oracles.items()):
+        if not any(name.rsplit(".", 1)[-1] in text for name in reads.changed):
+            continue
+        try:
+            found = data_readers(text, reads.production, reads.changed)
+        except SourceError:
+            continue  # a test file that does not parse fails where it runs
+        out.extend(_tautology(path, f, policy) for f in found)
     return out
 
 
@@ -428,7 +482,8 @@ async def production_sources(head: F.Facts, comp: C.Comparison) -> Tuple[Dict[st
 
 def static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sources, policy: Policy,
                      symbols: Sequence[V.ChangedSymbolEvidence], baseline: Union[Baseline, str, None],
-                     production: Tuple[Mapping[str, str], Mapping[str, str]]) -> List[C.Finding]:
+                     production: Tuple[Mapping[str, str], Mapping[str, str]],
+                     reads: DataReads = DataReads()) -> List[C.Finding]:
     """What the gate finds before anything runs, beyond the comparison: locked-file drift,
     test-aware code, tautologies, baseline drift, exclusions."""
     production_sources, module_of_path = production
@@ -439,7 +494,8 @@ def static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sourc
     diff_code = frozenset(f"{module_of_path[s.path]}.{s.qualname}" for s in symbols
                           if s.change in ("added", "changed") and s.qualname != MODULE and s.path in module_of_path)
     findings: List[C.Finding] = [*_drift(head), *_test_aware(base, comp, src, oracle_paths),
-                                 *_tautologies(comp, head, src, production_sources, policy, diff_code)]
+                                 *_tautologies(comp, head, src, production_sources, policy, diff_code),
+                                 *_data_readers(reads, policy)]
     if isinstance(baseline, str):
         findings.append(C.Finding("BASELINE_DRIFT", baseline))
     findings += _excluded(head, comp, policy)

@@ -566,6 +566,9 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
                 where += f" (the condition the diff added at column {column + 1})"
             elif unit.endswith(":branch"):
                 where += f" (the branch of a conditional expression at column {column + 1})"
+            elif unit.endswith((":held_true", ":held_false")):
+                held = unit.endswith(":held_true")
+                where += f" (the truth value the diff wrote at column {column + 1}, held {held})"
             elif unit and units_on[(path, line)] > 1:
                 where += f" (the statement at column {column + 1})"
             numb_symbols.update((path, m.symbol) for m in ran)

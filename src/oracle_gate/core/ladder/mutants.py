@@ -36,6 +36,8 @@ from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequ
 from ..source.symbols import end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned
 
 MUTANT_ID_LEN = 12
+# Kinds whose candidates are units of their own (judged apart from the rest of their statement).
+OWN_UNITS = ("operand", "branch", "held_true", "held_false")
 
 # Operator kinds, in the order a symbol's turn cycles through them.
 KINDS = (
@@ -53,6 +55,8 @@ KINDS = (
     "restore",
     "operand",
     "branch",
+    "held_true",
+    "held_false",
     "handler",
     "remove",
     "collection",
@@ -207,8 +211,9 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
         retyped = retyped_raises(f.base, tree, f.lines, rewritten_lines(f.base, f.source))
+        judged = f.lines if f.laws else frozenset()
         engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines),
-                         added_branches(f.base, tree, f.lines if f.laws else frozenset()))
+                         added_branches(f.base, tree, judged), added_truths(f.base, tree, judged))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -227,9 +232,9 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
             if symbol is None or line is None:
                 continue
             cand.symbol = symbol
-            # A condition the diff added, or a branch of a conditional expression it wrote, is a
-            # unit of its own, at its own place.
-            unit = (cand.order[0], cand.order[1], cand.kind) if cand.kind in ("operand", "branch") else \
+            # A condition the diff added, a branch of a conditional expression it wrote, or a truth
+            # value it wrote held either way, is a unit of its own, at its own place.
+            unit = (cand.order[0], cand.order[1], cand.kind) if cand.kind in OWN_UNITS else \
                 _statement_at(statements, cand.order[0], cand.order[1])
             by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
         for (line, unit), kinds in by_line.items():
@@ -634,6 +639,52 @@ def added_branches(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
                      if ast.dump(node) not in before.get(owner, ()) for b in (node.body, node.orelse))
 
 
+_TESTS = ((ast.If, "test"), (ast.While, "test"), (ast.Assert, "test"), (ast.IfExp, "test"), (ast.comprehension, "ifs"))
+
+
+def truth_valued(node: ast.AST) -> bool:
+    """An expression whose value is a truth value: a comparison, a `not`, a predicate call
+    (`isinstance`, `hasattr`, `any`, ...), or `and`/`or` of those."""
+    if isinstance(node, ast.Compare) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)):
+        return True
+    if isinstance(node, ast.BoolOp):
+        return all(truth_valued(v) for v in node.values)
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BOOL_CALLS
+
+
+def added_truths(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The truth values the diff wrote where a value goes (ids of the head's nodes): the outermost
+    comparison, `not`, predicate call or `and`/`or` of those on a changed line that is not the
+    test of an `if`, `while`, `assert`, conditional expression or comprehension filter, and that no
+    expression of its symbol at the base reads the same. Each is judged held `True` and held
+    `False`, as two units: a truth value the oracles only ever see one way decides nothing they
+    judge, whatever it reads (`5_000 * (sys.version_info < (3, 13))`, `[fee, 0][path.exists()]`,
+    a flag a module computes when it is imported). A statement's test has its branches judged by
+    their own lines; a conditional expression's, by `added_branches`."""
+    if not lines:
+        return frozenset()
+    parents: Dict[int, Tuple[ast.AST, str]] = {}
+    for parent in ast.walk(head):
+        for field, value in ast.iter_fields(parent):
+            for child in value if isinstance(value, list) else [value]:
+                if isinstance(child, ast.AST):
+                    parents[id(child)] = (parent, field)
+    fresh: Dict[str, List[ast.expr]] = {}
+    for node, owner in walk_owned(head):
+        if not isinstance(node, ast.expr) or not truth_valued(node):
+            continue
+        if not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+            continue
+        parent, field = parents.get(id(node), (None, ""))
+        if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
+            continue  # judged as part of the outermost truth value
+        if any(isinstance(parent, kind) and field == name for kind, name in _TESTS):
+            continue
+        fresh.setdefault(owner, []).append(node)
+    before = _base_expressions(base, fresh)
+    return frozenset(id(n) for owner, nodes in fresh.items() for n in nodes if ast.dump(n) not in before.get(owner, ()))
+
+
 def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.expr]]) -> Dict[str, Set[str]]:
     """Symbol -> the dumps of every expression it held at the base, for the symbols asked about
     that have some (a symbol the base did not have is absent)."""
@@ -755,12 +806,13 @@ class _Engine:
     def __init__(
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
         retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
-        branches: FrozenSet[int] = frozenset(),
+        branches: FrozenSet[int] = frozenset(), truths: FrozenSet[int] = frozenset(),
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
         self.operands = operands  # ids of the `and`/`or` operands the diff added (`added_operands`)
         self.branches = branches  # ids of the conditional expressions' branches it wrote (`added_branches`)
+        self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -928,6 +980,7 @@ class _Engine:
             ((ast.BoolOp,), self._boolop),
             ((ast.BoolOp,), self._operand),
             ((ast.IfExp,), self._branch),
+            ((ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Call), self._held),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1065,6 +1118,18 @@ class _Engine:
                     f"conditional expression)",
                     self.replace(branch, self.text(other)), [_Set(node, field, other)],
                 )
+
+    def _held(self, node: ast.expr) -> Iterator[_Candidate]:
+        """A truth value the diff wrote, held `True` and held `False` (two units): each is killed
+        only where a voter sees it matter that way."""
+        if id(node) not in self.truths:
+            return
+        for value in (True, False):
+            yield self.candidate(
+                "held_true" if value else "held_false", node, (node.lineno, node.end_lineno),
+                f"`{_short(self.text(node))}` -> `{value}` (a truth value the diff wrote, held {value})",
+                self.replace(node, repr(value)), [self.setter(node, _const(value))],
+            )
 
     def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:
         if isinstance(node.op, ast.UAdd) or _is_number(node.operand, 0):

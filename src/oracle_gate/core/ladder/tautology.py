@@ -840,3 +840,30 @@ def tautology_findings(test_source: str, production_sources: Mapping[str, str],
             if finding not in out:
                 out.append(finding)
     return tuple(out)
+
+
+@bounded
+def data_readers(test_source: str, production_sources: Mapping[str, str],
+                 changed_data: FrozenSet[str]) -> Tuple[Finding, ...]:
+    """Tests in `test_source` that take values from production data the diff changes:
+    `changed_data` holds dotted names (`billing.schema.REQUIRED`) of module-level data whose value
+    the diff may change (`symbols.changed_data`). Whatever the test, its helpers, the fixtures of
+    its file or its strategies read from such a name is the head's (`sampled_from(REQUIRED)` with
+    `REQUIRED` shrunk draws fewer cases; an expected value read from a changed table moves with the
+    code), so the base's oracle no longer judges what it judged: the diff changed the oracle.
+    SourceError if the test source does not parse."""
+    if not changed_data:
+        return ()
+    tf = _TestFile(test_source, production_sources)
+    out: List[Finding] = []
+    for q, fn in tf.tests():
+        given = tf.given_parameters(fn)
+        params = {a.arg for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs)}
+        nodes, _ = _closure(tf, fn, q, params - set(given or ()))
+        read = sorted({name for n in nodes if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
+                       for name in tf.names.resolve(n) if name in changed_data})
+        if read:
+            out.append(Finding(q, f"takes values from {read[0]}, which the diff changes: the oracle no longer judges "
+                                  f"what it judged at the base (an oracle's inputs and expected values come from the "
+                                  f"base's code, a literal or a law; change it in its own diff)"))
+    return tuple(out)

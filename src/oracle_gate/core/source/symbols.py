@@ -290,6 +290,60 @@ def changed_symbols(base: Optional[str], head: Optional[str]) -> Tuple[ChangedSy
     return tuple(sorted(out, key=lambda c: ((c.head_lines or c.base_lines or (0, 0))[0], c.qualname)))
 
 
+def _walk_scope(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of `node` in its own scope: not those of the defs, classes, lambdas and
+    comprehensions in it (a comprehension's variable is not the module's)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(c for c in ast.iter_child_nodes(n) if not isinstance(c, (*NAMED, *ANONYMOUS)))
+
+
+def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, Set[str]], Set[str]]:
+    """Module-level name -> the dumps of the top-level statements that bind it, -> the names those
+    statements read; and the names bound to data (by anything but a def, a class or an import)."""
+    binds: Dict[str, List[str]] = {}
+    reads: Dict[str, Set[str]] = {}
+    data: Set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, NAMED):
+            names = {stmt.name}
+        elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            names = {(a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*"}
+        else:
+            names = {n.id for n in _walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            data |= names
+        dump = ast.dump(stmt)
+        loaded = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        for name in names:
+            binds.setdefault(name, []).append(dump)
+            reads.setdefault(name, set()).update(loaded)
+    return binds, reads, data
+
+
+@bounded
+def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
+    """The module-level names bound to data at the head (not a def, a class or an import) whose
+    value the diff may change: a statement binding it reads differently, or reads a module-level
+    name (a constant, a function, an import) whose definition changed, through any chain
+    (`REQUIRED = ("id",)` for `("id", "lines")`, `REQUIRED = tuple(_required())` where
+    `_required` changed). None: the file is absent. SourceError if either side does not parse."""
+    if head is None:
+        return frozenset()
+    after, reads, data = _module_bindings(parse(head))
+    before = _module_bindings(parse(base))[0] if base is not None else {}
+    changed = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
+    grew = True
+    while grew:
+        grew = False
+        for name in data - changed:
+            if reads.get(name, set()) & changed:
+                changed.add(name)
+                grew = True
+    return frozenset(changed & data)
+
+
 @bounded
 def defined_names(source: str) -> FrozenSet[str]:
     """The names of `source`'s top-level defs and classes (what a base file must define to be
