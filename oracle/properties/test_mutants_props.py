@@ -224,14 +224,16 @@ def test_every_mutable_changed_line_gets_a_mutant_or_is_reported_and_more_budget
 
 @engine
 @given(line_plans(), budgets)
-def test_no_line_gets_a_second_mutant_while_another_mutable_line_has_none(plan, budget):
+def test_no_unit_gets_a_second_mutant_while_another_mutable_unit_has_none(plan, budget):
+    """A unit: a statement, or a part of one judged on its own (a condition the diff added, a
+    branch, a truth value held one way); a line holds several where they are packed onto it."""
     source, targets, lines = plan
     p = _plan(source, targets, lines, budget)
-    per_line = {}
+    per_unit = {}
     for _, m in p.mutants:
-        per_line[m.line] = per_line.get(m.line, 0) + 1
+        per_unit[(m.line, m.unit)] = per_unit.get((m.line, m.unit), 0) + 1
     if p.not_mutated:
-        assert all(n == 1 for n in per_line.values())
+        assert all(n == 1 for n in per_unit.values())
 
 
 @given(st.lists(st.text(alphabet="ab \n", max_size=6), max_size=8), st.lists(st.text(alphabet="ab ", max_size=6), max_size=8))

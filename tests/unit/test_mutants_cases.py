@@ -763,9 +763,11 @@ def test_a_truth_value_the_diff_wrote_where_a_value_goes_is_judged_held_each_way
         ''')
     head = (base.replace("+ 5_000) // 10_000", "+ 5_000 * (sys.version_info < (3, 13))) // 10_000")
             .replace("if x > 0:", "if x > 0 and x != 7:")
-            .replace("return 0 if x < -5 else x", "return 0 if x < -6 else [x, 0][not x]"))
+            .replace("return 0 if x < -5 else x", "return 0 if x < -6 else [x, 0][not x]")
+            + "\n\ndef weighted(ws):\n    if any(w < 0 for w in ws):\n        raise ValueError(ws)\n"
+              "    return [w for w in ws if w > 0], all(isinstance(w, int) for w in ws)\n")
     lines = changed_lines(base, head)
-    targets = (("tax", (4, 5)), ("positive", (8, 11)))
+    targets = (("tax", (4, 5)), ("positive", (8, 11)), ("weighted", (14, 17)))
     plan = line_mutants([FileToMutate("t.py", head, targets, lines, base)], 100, 100)
     held = sorted((m.line, m.unit, m.description) for _, m in plan.mutants if m.operator.startswith("held_"))
     assert held == [
@@ -775,7 +777,12 @@ def test_a_truth_value_the_diff_wrote_where_a_value_goes_is_judged_held_each_way
                               "at line 5"),
         (11, "11:35:held_false", "`not x` -> `False` (a truth value the diff wrote, held False) at line 11"),
         (11, "11:35:held_true", "`not x` -> `True` (a truth value the diff wrote, held True) at line 11"),
-    ], held  # line 9's test and line 11's `x < -6` are tests; line 10's `x > 1` the base had
+        (17, "17:37:held_false", "`all(isinstance(w, int) for w in ws)` -> `False` (a truth value the diff wrote, "
+                                 "held False) at line 17"),
+        (17, "17:37:held_true", "`all(isinstance(w, int) for w in ws)` -> `True` (a truth value the diff wrote, "
+                                "held True) at line 17"),
+    ], held  # line 9's test, line 11's `x < -6`, line 15's `w < 0` and line 17's `w > 0` are in tests; line
+    # 10's `x > 1` the base had; the `isinstance` is inside the outermost truth value, `all(...)`
     mutant = next(m for _, m in plan.mutants if m.unit == "5:39:held_true")
     namespace = {}
     exec(compile(mutant.source, "t.py", "exec"), namespace)

@@ -25,6 +25,7 @@ import bisect
 import builtins
 import dataclasses
 import difflib
+import functools
 import hashlib
 import json
 import re
@@ -124,12 +125,18 @@ def mutants(
 
 def changed_lines(base: Optional[str], head: str) -> FrozenSet[int]:
     """The head's line numbers (1-based) that the diff added or changed: every line of a new file."""
-    lines = head.splitlines()
     if base is None:
-        return frozenset(range(1, len(lines) + 1))
-    matcher = difflib.SequenceMatcher(None, base.splitlines(), lines, autojunk=False)
-    return frozenset(j + 1 for tag, _i1, _i2, j1, j2 in matcher.get_opcodes() if tag in ("replace", "insert")
+        return frozenset(range(1, len(head.splitlines()) + 1))
+    return frozenset(j + 1 for tag, _i1, _i2, j1, j2 in _line_opcodes(base, head) if tag in ("replace", "insert")
                      for j in range(j1, j2))
+
+
+@functools.lru_cache(maxsize=8)
+def _line_opcodes(base: str, head: str) -> Tuple[Tuple[str, int, int, int, int], ...]:
+    """The line diff of one file, computed once for every reader (changed, rewritten and removed
+    lines, removed rejections)."""
+    matcher = difflib.SequenceMatcher(None, base.splitlines(), head.splitlines(), autojunk=False)
+    return tuple(matcher.get_opcodes())
 
 
 def removed_lines(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
@@ -137,9 +144,8 @@ def removed_lines(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
     if base is None:
         return frozenset()
     old = base.splitlines()
-    matcher = difflib.SequenceMatcher(None, old, (head or "").splitlines(), autojunk=False)
-    return frozenset(old[i].strip() for tag, i1, i2, _j1, _j2 in matcher.get_opcodes() if tag in ("replace", "delete")
-                     for i in range(i1, i2) if old[i].strip())
+    return frozenset(old[i].strip() for tag, i1, i2, _j1, _j2 in _line_opcodes(base, head or "")
+                     if tag in ("replace", "delete") for i in range(i1, i2) if old[i].strip())
 
 
 def moved_in(head: str, lines: FrozenSet[int], removed_elsewhere: FrozenSet[str]) -> FrozenSet[int]:
@@ -580,8 +586,7 @@ def rewritten_lines(base: Optional[str], head: str) -> Dict[int, int]:
     k-th line it replaced (1-based)."""
     if base is None:
         return {}
-    matcher = difflib.SequenceMatcher(None, base.splitlines(), head.splitlines(), autojunk=False)
-    return {j1 + k + 1: i1 + k + 1 for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag == "replace"
+    return {j1 + k + 1: i1 + k + 1 for tag, i1, i2, j1, j2 in _line_opcodes(base, head) if tag == "replace"
             for k in range(min(i2 - i1, j2 - j1))}
 
 
@@ -654,7 +659,7 @@ def truth_valued(node: ast.AST) -> bool:
 
 def added_truths(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
     """The truth values the diff wrote where a value goes (ids of the head's nodes): the outermost
-    comparison, `not`, predicate call or `and`/`or` of those on a changed line that is not the
+    comparison, `not`, predicate call or `and`/`or` of those on a changed line that is not in the
     test of an `if`, `while`, `assert`, conditional expression or comprehension filter, and that no
     expression of its symbol at the base reads the same. Each is judged held `True` and held
     `False`, as two units: a truth value the oracles only ever see one way decides nothing they
@@ -675,14 +680,25 @@ def added_truths(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -
             continue
         if not any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
             continue
-        parent, field = parents.get(id(node), (None, ""))
-        if isinstance(parent, ast.BoolOp) or (isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.Not)):
-            continue  # judged as part of the outermost truth value
-        if any(isinstance(parent, kind) and field == name for kind, name in _TESTS):
+        if not _in_value_position(node, parents):
             continue
         fresh.setdefault(owner, []).append(node)
     before = _base_expressions(base, fresh)
     return frozenset(id(n) for owner, nodes in fresh.items() for n in nodes if ast.dump(n) not in before.get(owner, ()))
+
+
+def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]) -> bool:
+    """Up to its statement, nothing around `node` is a truth value (it is the outermost) or a test
+    (`if any(w < 0 for w in weights):` is a test throughout)."""
+    child = node
+    while id(child) in parents:
+        parent, field = parents[id(child)]
+        if isinstance(parent, ast.stmt) and not any(isinstance(parent, kind) and field == name for kind, name in _TESTS):
+            return True
+        if any(isinstance(parent, kind) and field == name for kind, name in _TESTS) or truth_valued(parent):
+            return False
+        child = parent
+    return True
 
 
 def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.expr]]) -> Dict[str, Set[str]]:
@@ -696,8 +712,11 @@ def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.exp
     return before
 
 
+@functools.lru_cache(maxsize=8)
 def _parse(source: str) -> Optional[ast.Module]:
-    """The base's tree, or None where it does not parse (it then holds nothing to compare)."""
+    """The base's tree, or None where it does not parse (it then holds nothing to compare). Parsed
+    once for every reader (retyped raises, removed rejections, added operands, branches and truth
+    values), so no reader may change it."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -726,9 +745,8 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
     if old is None:
         return []
     old_lines, head_lines = base.splitlines(), head.splitlines()
-    matcher = difflib.SequenceMatcher(None, old_lines, head_lines, autojunk=False)
     # base line -> the head line where the diff's removal of it happened
-    removed = {i + 1: j1 + 1 for tag, i1, i2, j1, _j2 in matcher.get_opcodes() if tag in ("replace", "delete")
+    removed = {i + 1: j1 + 1 for tag, i1, i2, j1, _j2 in _line_opcodes(base, head) if tag in ("replace", "delete")
                for i in range(i1, i2)}
     defs: Dict[str, ast.AST] = {}
     for q, _kind, n in iter_symbols(tree):
