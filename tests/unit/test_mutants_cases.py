@@ -794,3 +794,65 @@ def test_a_truth_value_the_diff_wrote_where_a_value_goes_is_judged_held_each_way
     assert namespace["tax"](1_000, 55) == 5
     e_judged = line_mutants([FileToMutate("t.py", head, targets, lines, base, laws=False)], 100, 100)
     assert e_judged.mutants and not [m for _, m in e_judged.mutants if m.operator.startswith("held_")]
+
+
+def test_a_copy_the_diff_removed_is_put_back_by_a_mutant_of_its_own():
+    """An outside attacker's round (sixth, against b32ab40): `self.balances = dict(balances)`
+    rewritten as `self.balances = balances` merged: the store now shares the caller's dict, which
+    no oracle changes after handing it over, and the dropped statement's kill cleared the line. A
+    copy the diff removed from a value a statement stores or returns is put back by a mutant of its
+    own (a unit); a copy kept in another form, or a value computed from the object, is not."""
+    base = textwrap.dedent('''\
+        class Store:
+            def __init__(self, balances, lines):
+                self.balances = dict(balances)
+                self.lines = list(lines)
+
+            def snapshot(self):
+                return self.balances.copy()
+        ''')
+    head = (base.replace("self.balances = dict(balances)", "self.balances = balances or {}")
+            .replace("self.lines = list(lines)", "self.lines = [*lines]")
+            .replace("return self.balances.copy()", "return self.balances if self.balances else {}"))
+    targets = (("Store.__init__", (2, 4)), ("Store.snapshot", (6, 7)))
+    plan = line_mutants([FileToMutate("s.py", head, targets, changed_lines(base, head), base)], 100, 100)
+    copies = sorted((m.line, m.unit, m.description) for _, m in plan.mutants if m.operator == "copy")
+    assert copies == [
+        (3, "3:24:copy", "`balances` -> `dict(balances)` (a copy the diff removed, put back) at line 3"),
+        (7, "7:15:copy", "`self.balances` -> `self.balances.copy()` (a copy the diff removed, put back) at line 7"),
+    ], copies  # line 4 still copies (`[*lines]`)
+    mutant = next(m for _, m in plan.mutants if m.unit == "3:24:copy")
+    namespace = {}
+    exec(compile(mutant.source, "s.py", "exec"), namespace)
+    books = {"a": 1}
+    store = namespace["Store"](books, [])
+    books["a"] = 99
+    assert store.balances == {"a": 1}  # the copy is back
+    computed = base.replace("self.balances = dict(balances)", "self.balances = {k: v for k, v in balances.items()}")
+    plan = line_mutants([FileToMutate("s.py", computed, targets, changed_lines(base, computed), base)], 100, 100)
+    assert not [m for _, m in plan.mutants if m.operator == "copy"]
+    e_judged = line_mutants([FileToMutate("s.py", head, targets, changed_lines(base, head), base, laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "copy"]
+
+
+def test_an_integer_taken_from_a_true_division_is_judged_against_floor_division():
+    """An outside attacker's round (sixth, against b32ab40): `divmod` rewritten as
+    `int(total_cents / parts)` merged: wrong for negative totals and past 2**53, which no property
+    draws, and every operator mutant of the line died. An integer the diff takes from a true
+    division is a unit of its own whose mutant is floor division."""
+    base = "def split(total, parts):\n    return divmod(total, parts)\n"
+    head = "def split(total, parts):\n    q = int(total / parts)\n    return q, total - q * parts\n"
+    plan = line_mutants([FileToMutate("m.py", head, (("split", (1, 3)),), changed_lines(base, head), base)], 100, 100)
+    floors = [(m.line, m.unit, m.description) for _, m in plan.mutants if m.operator == "floor_division"]
+    assert floors == [(2, "2:8:floor_division", "`int(total / parts)` -> `((total) // (parts))` (floor division, "
+                                                "not through a float) at line 2")]
+    namespace = {}
+    exec(compile(plan.mutants[[m.operator for _, m in plan.mutants].index("floor_division")][1].source, "m.py",
+                 "exec"), namespace)
+    assert namespace["split"](-7, 2) == (-4, 1) and namespace["split"](2**60 + 1, 3) == divmod(2**60 + 1, 3)
+    same = "def split(total, parts):\n    q = total // parts\n    return q, total - q * parts\n"
+    plan = line_mutants([FileToMutate("m.py", same, (("split", (1, 3)),), changed_lines(base, same), base)], 100, 100)
+    assert not [m for _, m in plan.mutants if m.operator == "floor_division"]
+    e_judged = line_mutants([FileToMutate("m.py", head, (("split", (1, 3)),), changed_lines(base, head), base,
+                                          laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "floor_division"]

@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import Finding, assert_effects, finally_exits, message_effects, test_aware_findings
+from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, message_effects, shared_results,
+                                              test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -519,3 +520,45 @@ def test_a_message_whose_arguments_act_is_a_finding_and_one_that_only_reads_is_n
     assert found('logging.info("encoding %s", json.dumps(sorted(invoice)), len(invoice))') == []
     assert found('logging.error("bad token %s", mask(invoice["token"]).upper())') == []
     assert message_effects("src/io.py", base, base) == ()
+
+
+def test_a_function_the_diff_makes_hand_every_caller_one_mutable_object_is_found():
+    """An outside attacker's round (sixth, against b32ab40): `decode` memoised through
+    `_DECODED.setdefault(text, {...})` and through a bare `@functools.lru_cache` merged: each call
+    alone returns the right value, and one caller's change to the result is every later caller's.
+    Memoised functions that return a dict, list or set, and functions that return an object they
+    keep in module-level state, are found; a copy, an immutable result, or what the base had is not."""
+    base = textwrap.dedent('''\
+        import functools
+        from typing import Dict, List
+
+        _SEEN: Dict[str, List[int]] = {}
+
+
+        def decode(text: str) -> Dict[str, int]:
+            return {"n": len(text)}
+
+
+        @functools.lru_cache(maxsize=None)
+        def rate(kind: str) -> int:
+            return len(kind)
+        ''')
+    memo = base.replace("def decode(", "@functools.lru_cache\ndef decode(")
+    assert [f.what for f in shared_results("io.py", base, memo)] == [
+        "`decode` is memoised (`@functools.lru_cache`) and returns a mutable object: every caller gets the same one"]
+    setdefault = base.replace('return {"n": len(text)}', 'return _SEEN.setdefault(text, [len(text)])')
+    assert [(f.line, f.what) for f in shared_results("io.py", base, setdefault)] == [
+        (8, "`decode` returns a mutable object it keeps in module-level state (`_SEEN`): every caller gets the same one")]
+    stored = base.replace('    return {"n": len(text)}',
+                          '    if text in _SEEN:\n        return _SEEN[text]\n    doc = [len(text)]\n    _SEEN[text] = doc\n    return doc')
+    assert [f.line for f in shared_results("io.py", base, stored)] == [9]
+    # a copy handed out, an immutable result, a cache of immutable values, what the base already had
+    copied = stored.replace("return _SEEN[text]", "return list(_SEEN[text])").replace("    return doc", "    return list(doc)")
+    immutable = base.replace("def rate(kind: str) -> int:", "def rate(kind: str) -> tuple:").replace(
+        "return len(kind)", "return (len(kind),)")
+    assert shared_results("io.py", base, copied) == ()
+    assert shared_results("io.py", base, immutable) == ()
+    assert shared_results("io.py", memo, memo) == ()
+    assert shared_results("io.py", base, None) == ()
+    with pytest.raises(SourceError):
+        shared_results("io.py", base, "def (")

@@ -20,7 +20,7 @@ from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, pa
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
-                                              message_effects, test_aware_findings)
+                                              message_effects, shared_results, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -223,6 +223,8 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             exits = finally_exits(region.path, base_text, head)
             effects = assert_effects(region.path, base_text, head)
             acts = message_effects(region.path, base_text, head)
+            # a law over calls (no caller's change reaches another's result) only P/L oracles state
+            shared = shared_results(region.path, base_text, head) if region.required in ("P", "L") else ()
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -232,6 +234,9 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
                              f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
                    for f in effects)
+        out.extend(C.Finding("SHARED_RESULT", f"SHARED_RESULT {f.path}:{f.line} {f.what}, and one caller's change "
+                             f"to it is every later caller's result; return a copy or an immutable value", f.path,
+                             f.line) for f in shared)
         out.extend(C.Finding("MESSAGE_EFFECT", f"MESSAGE_EFFECT {f.path}:{f.line} {f.what}: what a message says is "
                              f"never judged, so it may not do anything; do the work in a statement of its own", f.path,
                              f.line) for f in acts)

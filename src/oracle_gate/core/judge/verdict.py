@@ -566,6 +566,10 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
                 where += f" (the condition the diff added at column {column + 1})"
             elif unit.endswith(":branch"):
                 where += f" (the branch of a conditional expression at column {column + 1})"
+            elif unit.endswith(":floor_division"):
+                where += f" (the integer taken from a true division at column {column + 1})"
+            elif unit.endswith(":copy"):
+                where += f" (the copy the diff removed at column {column + 1})"
             elif unit.endswith((":held_true", ":held_false")):
                 held = unit.endswith(":held_true")
                 where += f" (the truth value the diff wrote at column {column + 1}, held {held})"
@@ -678,7 +682,7 @@ _STATIC_POLICY = frozenset({
     "WRITESET", "ORACLE_CHANGE", "UNMAPPED", "REGION_DOWNGRADE", "ORACLE_LOST", "CONFIG_CHANGE", "SYMLINK",
     "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
     "BASE_UNEVALUABLE", "SOURCE_ENCODING", "FINALLY_EXIT", "ASSERT_EFFECT",
-    "MESSAGE_EFFECT",
+    "MESSAGE_EFFECT", "SHARED_RESULT",
 })
 
 

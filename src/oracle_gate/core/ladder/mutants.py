@@ -38,7 +38,7 @@ from ..source.symbols import end_line, is_export_list, iter_symbols, shadows_bui
 
 MUTANT_ID_LEN = 12
 # Kinds whose candidates are units of their own (judged apart from the rest of their statement).
-OWN_UNITS = ("operand", "branch", "held_true", "held_false")
+OWN_UNITS = ("operand", "branch", "held_true", "held_false", "copy", "floor_division")
 
 # Operator kinds, in the order a symbol's turn cycles through them.
 KINDS = (
@@ -58,6 +58,8 @@ KINDS = (
     "branch",
     "held_true",
     "held_false",
+    "copy",
+    "floor_division",
     "handler",
     "remove",
     "collection",
@@ -216,10 +218,12 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 tree = ast.parse(f.source, filename=f.path)
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
-        retyped = retyped_raises(f.base, tree, f.lines, rewritten_lines(f.base, f.source))
+        rewritten = rewritten_lines(f.base, f.source)
+        retyped = retyped_raises(f.base, tree, f.lines, rewritten)
         judged = f.lines if f.laws else frozenset()
         engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines),
-                         added_branches(f.base, tree, judged), added_truths(f.base, tree, judged))
+                         added_branches(f.base, tree, judged), added_truths(f.base, tree, judged),
+                         removed_copies(f.base if f.laws else None, tree, rewritten), float_divisions(tree, judged))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -687,6 +691,87 @@ def added_truths(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -
     return frozenset(id(n) for owner, nodes in fresh.items() for n in nodes if ast.dump(n) not in before.get(owner, ()))
 
 
+COPIES = frozenset({"dict", "list", "set", "bytearray", "copy.copy", "copy.deepcopy", "deepcopy"})
+
+
+def removed_copies(base: Optional[str], head: ast.Module, rewritten: Mapping[int, int]) -> Dict[int, str]:
+    """The copies the diff removed, by the head's node that now stands where each was (id -> the
+    base's copy, as written): a one-line statement rewritten in place whose base line stored or
+    returned a copy (`dict(x)`, `list(x)`, `set(x)`, `copy.copy(x)`, `copy.deepcopy(x)`,
+    `x.copy()`) and that now stores or returns `x` itself (`self.balances = balances`, `balances or
+    {}`, `balances if balances else {}`), copying it nowhere. Each is judged on its own (a mutant
+    puts the copy back): state that now shares a caller's object is aliasing no oracle observes
+    unless one changes the object after handing it over."""
+    old = _parse(base) if base and rewritten else None
+    if old is None:
+        return {}
+    at_line: Dict[int, List[ast.stmt]] = {}
+    for node in ast.walk(old):
+        if isinstance(node, ast.stmt) and not isinstance(node, (*_FUNCS, ast.ClassDef)) \
+                and node.lineno == node.end_lineno:
+            at_line.setdefault(node.lineno, []).append(node)
+    out: Dict[int, str] = {}
+    for stmt in ast.walk(head):
+        if not isinstance(stmt, ast.stmt) or stmt.lineno != stmt.end_lineno or stmt.lineno not in rewritten:
+            continue
+        for before in at_line.get(rewritten[stmt.lineno], ()):
+            for call in _stored(before):
+                copied = _copied(call)
+                text = ast.get_source_segment(base, call) if copied is not None else None
+                if text is None or "\n" in text:
+                    continue
+                dump = ast.dump(copied)
+                if any(_copied(c) is not None and ast.dump(_copied(c)) == dump for c in ast.walk(stmt)
+                       if isinstance(c, ast.Call)):
+                    continue  # still copied
+                node = next((n for n in _stored(stmt) if ast.dump(n) == dump), None)
+                if node is not None:
+                    out[id(node)] = text
+    return out
+
+
+def _stored(stmt: ast.stmt) -> Iterator[ast.expr]:
+    """The values a statement stores or returns as they are: its value, through `and`/`or` and the
+    branches of conditional expressions (not what they are computed from)."""
+    value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Return)) else None
+    todo = [value] if value is not None else []
+    while todo:
+        node = todo.pop()
+        yield node
+        if isinstance(node, ast.BoolOp):
+            todo.extend(node.values)
+        elif isinstance(node, ast.IfExp):
+            todo.extend((node.body, node.orelse))
+
+
+def _copied(call: ast.AST) -> Optional[ast.expr]:
+    """What a copy copies (`dict(x)` -> `x`, `x.copy()` -> `x`), or None for anything else."""
+    if not isinstance(call, ast.Call):
+        return None
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and not call.args and not call.keywords:
+        return call.func.value
+    if _dotted(call.func) in COPIES and len(call.args) == 1 and not call.keywords \
+            and not isinstance(call.args[0], ast.Starred):
+        return call.args[0]
+    return None
+
+
+TRUNCATIONS = frozenset({"int", "math.floor", "math.trunc", "floor", "trunc"})
+
+
+def float_divisions(head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """An integer taken from a true division on a changed line (`int(a / b)`, `math.floor(a / b)`,
+    `math.trunc(a / b)`; ids of the calls): the division goes through a float, which is wrong past
+    2**53 and, for `int` and `trunc`, rounds negative results toward zero. Each is judged on its
+    own (a mutant puts `a // b` in its place): one no voter tells from floor division has oracles
+    that never drew where they differ."""
+    if not lines:
+        return frozenset()
+    return frozenset(id(n) for n in ast.walk(head) if isinstance(n, ast.Call) and len(n.args) == 1
+                     and not n.keywords and isinstance(n.args[0], ast.BinOp) and isinstance(n.args[0].op, ast.Div)
+                     and _dotted(n.func) in TRUNCATIONS and any(x in lines for x in range(n.lineno, n.end_lineno + 1)))
+
+
 def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]) -> bool:
     """Up to its statement, nothing around `node` is a truth value (it is the outermost) or a test
     (`if any(w < 0 for w in weights):` is a test throughout)."""
@@ -736,9 +821,11 @@ class Removed:
 
 def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List[Removed]:
     """Raises the diff removed: a function of both trees raised a class at the base that it raises
-    nowhere at the head. For each, the outermost base statement around the raise that the diff
-    removed whole, and the first head statement after the removal at its column in that function
-    (a rejection removed at the very end of a body has none and is not restored)."""
+    nowhere at the head, itself or through a function of the same module it calls by name. For
+    each, the outermost base statement around the raise, or around the call through which it
+    raised (`return decode(data)` rewritten as a second parser without `decode`'s guard), that the
+    diff removed whole, and the first head statement after the removal at its column in that
+    function (a rejection removed at the very end of a body has none and is not restored)."""
     if not base:
         return []
     old = _parse(base)
@@ -754,7 +841,12 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
     now, bound = _by_symbol(_raises(tree)), _bound_names(tree)
     out: List[Removed] = []
     taken: Set[int] = set()
-    for node, symbol, name in _raises(old):
+    was = _raises(old)
+    through = _by_symbol(was)
+    calls = [(node, symbol, name) for node, symbol in walk_owned(old) if isinstance(node, ast.Call)
+             for q, classes in sorted(through.items()) if q != symbol and q.rpartition(".")[2] == _own_callee(node)
+             for name in sorted(classes)]
+    for node, symbol, name in [*was, *calls]:
         if node.lineno not in removed:
             continue
         if symbol not in defs or name.split(".")[0] not in bound or name in _raised_through(defs[symbol], symbol, now):
@@ -776,13 +868,23 @@ def removed_rejections(base: Optional[str], head: str, tree: ast.Module) -> List
 def _raised_through(node: ast.AST, symbol: str, raises: Mapping[str, Set[str]]) -> Set[str]:
     """The classes `symbol` (defined by `node`) raises itself, or through a function of the same
     module it calls by name (a check moved into a helper still rejects)."""
-    called = {c.func.id if isinstance(c.func, ast.Name) else c.func.attr for c in ast.walk(node)
-              if isinstance(c, ast.Call) and isinstance(c.func, (ast.Name, ast.Attribute))}
+    called = {_own_callee(c) for c in ast.walk(node) if isinstance(c, ast.Call)}
     out = set(raises.get(symbol, set()))
     for q, classes in raises.items():
         if q.rpartition(".")[2] in called:
             out |= classes
     return out
+
+
+def _own_callee(call: ast.Call) -> Optional[str]:
+    """The name a call gives a function of its own module: `f(...)`, `self.f(...)`, `cls.f(...)`
+    (not `data.decode(...)`, a method of another object that shares a name with one)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in ("self", "cls"):
+        return func.attr
+    return None
 
 
 def _dedents(lines: Sequence[str], col: int) -> bool:
@@ -825,12 +927,15 @@ class _Engine:
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
         retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
         branches: FrozenSet[int] = frozenset(), truths: FrozenSet[int] = frozenset(),
+        copies: Mapping[int, str] = {}, divisions: FrozenSet[int] = frozenset(),
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
         self.operands = operands  # ids of the `and`/`or` operands the diff added (`added_operands`)
         self.branches = branches  # ids of the conditional expressions' branches it wrote (`added_branches`)
         self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
+        self.copies = copies  # id -> the copy the diff removed where that node stands (`removed_copies`)
+        self.divisions = divisions  # ids of the integers taken from a true division (`float_divisions`)
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -999,6 +1104,8 @@ class _Engine:
             ((ast.BoolOp,), self._operand),
             ((ast.IfExp,), self._branch),
             ((ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Call), self._held),
+            ((ast.Name, ast.Attribute, ast.Subscript, ast.Call), self._copy),
+            ((ast.Call,), self._floor_division),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1148,6 +1255,34 @@ class _Engine:
                 f"`{_short(self.text(node))}` -> `{value}` (a truth value the diff wrote, held {value})",
                 self.replace(node, repr(value)), [self.setter(node, _const(value))],
             )
+
+    def _copy(self, node: ast.expr) -> Iterator[_Candidate]:
+        """A copy the diff removed, put back: killed only where a voter sees the object shared."""
+        text = self.copies.get(id(node))
+        if text is None:
+            return
+        try:
+            restored = ast.parse(text, mode="eval").body
+        except SyntaxError:
+            return
+        yield self.candidate(
+            "copy", node, (node.lineno, node.end_lineno),
+            f"`{_short(self.text(node))}` -> `{_short(text)}` (a copy the diff removed, put back)",
+            self.replace(node, text), [self.setter(node, restored)],
+        )
+
+    def _floor_division(self, node: ast.Call) -> Iterator[_Candidate]:
+        """`int(a / b)` -> `a // b`: killed only where a voter draws a case where they differ."""
+        if id(node) not in self.divisions:
+            return
+        division = node.args[0]
+        text = f"(({self.text(division.left)}) // ({self.text(division.right)}))"
+        yield self.candidate(
+            "floor_division", node, (node.lineno, node.end_lineno),
+            f"`{_short(self.text(node))}` -> `{_short(text)}` (floor division, not through a float)",
+            self.replace(node, text, paren=False),
+            [self.setter(node, ast.BinOp(left=division.left, op=ast.FloorDiv(), right=division.right))],
+        )
 
     def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:
         if isinstance(node.op, ast.UAdd) or _is_number(node.operand, 0):

@@ -582,3 +582,88 @@ def rebound_findings(seen: Iterable[Seen], sources: Dict[str, Optional[str]], pr
             out[path, name] = Finding(path, line, f"`{name}` is not its own def when the tests end: it is {what}, "
                                                   f"bound there after the module ran (in {address}'s session)")
     return tuple(sorted(out.values()))
+
+
+# What a function returns is mutable where its annotation or a returned value says so.
+MUTABLE_TYPES = frozenset({"dict", "list", "set", "bytearray", "Dict", "List", "Set", "DefaultDict", "OrderedDict",
+                           "Counter", "Deque", "deque", "defaultdict", "MutableMapping", "MutableSequence",
+                           "MutableSet"})
+MEMOISERS = frozenset({"lru_cache", "cache", "cached", "memoize", "memoized"})
+
+
+@bounded
+def shared_results(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The functions `head` makes (over `base`) hand every caller one mutable object: memoised
+    (`@functools.lru_cache`, `@cache`) while returning a dict, list or set, or returning an object
+    it keeps in module-level state (`return _DECODED.setdefault(text, {...})`, `_CACHE[k] = doc;
+    return doc`). One caller's change to the result is then every later caller's result: a law no
+    oracle states, since each call alone returns the right value. A function that returns a
+    copy, or an immutable value, is not one. SourceError if either side does not parse."""
+    return _added(path, _shared(base), _shared(head))
+
+
+def _mutable(node: Optional[ast.AST]) -> bool:
+    """An annotation or a value that is a dict, list or set (a display, a comprehension, a call of
+    the type)."""
+    if node is None:
+        return False
+    if isinstance(node, (ast.Dict, ast.List, ast.Set, ast.DictComp, ast.ListComp, ast.SetComp)):
+        return True
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
+        return node.value.split("[")[0].rpartition(".")[2] in MUTABLE_TYPES
+    return _dotted(node).rpartition(".")[2] in MUTABLE_TYPES
+
+
+def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = parse(source)
+    module_names = {n.id for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
+                    for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    out = []
+    for node, owner in walk_owned(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        own = [n for stmt in node.body for n in ast.walk(stmt)]  # nested defs are rare here; their names too
+        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
+            a.arg for a in [*getattr(node.args, "posonlyargs", []), *node.args.args, *node.args.kwonlyargs]}
+        stores = {n.id for n in own if isinstance(n, ast.Name) and n.id in module_names and n.id not in local
+                  and any(isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Store) for p in own)}
+        kept: Set[str] = set()  # locals stored into module-level state: `_CACHE[k] = doc`
+        for n in own:
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and any(
+                    isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in stores
+                    for t in n.targets):
+                kept.add(n.value.id)
+        returns = [n.value for n in own if isinstance(n, ast.Return) and n.value is not None]
+        values = {n.targets[0].id: n.value for n in own if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  and isinstance(n.targets[0], ast.Name)}
+        mutable = _mutable(node.returns) or any(_mutable(r) or (isinstance(r, ast.Name) and _mutable(values.get(r.id)))
+                                                for r in returns)
+        memo = next((d for d in node.decorator_list
+                     if _dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2] in MEMOISERS), None)
+        if memo is not None and mutable:
+            out.append((owner, node.lineno, f"`{node.name}` is memoised (`@{_dotted(memo.func if isinstance(memo, ast.Call) else memo)}`) "
+                                            f"and returns a mutable object: every caller gets the same one"))
+            continue
+        for r in returns:
+            held = None
+            if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and isinstance(r.func.value, ast.Name) \
+                    and r.func.value.id in module_names and r.func.value.id not in local:
+                if r.func.attr == "setdefault" and len(r.args) == 2 and (mutable or _mutable(r.args[1])):
+                    held = r.func.value.id
+                elif r.func.attr == "get" and r.func.value.id in stores and mutable:
+                    held = r.func.value.id
+            elif isinstance(r, ast.Subscript) and isinstance(r.value, ast.Name) and r.value.id in stores and mutable:
+                held = r.value.id
+            elif isinstance(r, ast.Name) and r.id in kept and (mutable or _mutable(values.get(r.id))):
+                held = r.id
+            if held is not None:
+                out.append((owner, r.lineno, f"`{node.name}` returns a mutable object it keeps in module-level "
+                                             f"state (`{held}`): every caller gets the same one"))
+                break
+    return out

@@ -324,8 +324,9 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
 
 @bounded
 def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
-    """The module-level names bound to data at the head (not a def, a class or an import) whose
-    value the diff may change: a statement binding it reads differently, or reads a module-level
+    """The module-level names bound to data at the head (not a def, a class or an import), and
+    bound at the base too, whose value the diff may change: a statement binding it reads
+    differently, or reads a module-level
     name (a constant, a function, an import) whose definition changed, through any chain
     (`REQUIRED = ("id",)` for `("id", "lines")`, `REQUIRED = tuple(_required())` where
     `_required` changed). None: the file is absent. SourceError if either side does not parse."""
@@ -341,7 +342,7 @@ def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
             if reads.get(name, set()) & changed:
                 changed.add(name)
                 grew = True
-    return frozenset(changed & data)
+    return frozenset(changed & data & set(before))  # data new at the head was judged by nothing
 
 
 @bounded
