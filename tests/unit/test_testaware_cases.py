@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, message_effects, shared_results,
-                                              test_aware_findings)
+from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, message_effects, removed_locks,
+                                              shared_results, test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -562,3 +562,46 @@ def test_a_function_the_diff_makes_hand_every_caller_one_mutable_object_is_found
     assert shared_results("io.py", base, None) == ()
     with pytest.raises(SourceError):
         shared_results("io.py", base, "def (")
+
+
+def test_a_lock_a_function_held_at_the_base_and_holds_no_more_is_found():
+    """An outside attacker's round (sixth, against b32ab40): `drain`'s workers claimed result slots
+    from a shared counter with the lock removed, and merged: a race no run showed. A lock a
+    function held at the base (by `with` or `acquire`, on anything bound to a lock type or named
+    like one) that it no longer holds is found at its base line; one still held, moved or renamed
+    to another lock, is not."""
+    base = textwrap.dedent('''\
+        import threading
+
+        _GUARD = threading.RLock()
+
+
+        class Book:
+            def __init__(self):
+                self._mutex = threading.Lock()
+                self.rows = []
+
+            def add(self, row):
+                with self._mutex:
+                    self.rows.append(row)
+
+            def reset(self):
+                _GUARD.acquire()
+                try:
+                    self.rows = []
+                finally:
+                    _GUARD.release()
+        ''')
+    unlocked = base.replace("        with self._mutex:\n            self.rows.append(row)", "        self.rows.append(row)")
+    assert [(f.line, f.what) for f in removed_locks("b.py", base, unlocked)] == [
+        (12, "`Book.add` no longer holds `self._mutex`")]
+    released = base.replace("_GUARD.acquire()", "pass")
+    assert [(f.line, f.what) for f in removed_locks("b.py", base, released)] == [
+        (16, "`Book.reset` no longer holds `_GUARD`")]
+    renamed = base.replace("self._mutex", "self._rows_lock")
+    assert [f.what for f in removed_locks("b.py", base, renamed)] == []  # another lock, still held
+    moved = base.replace("        with self._mutex:\n            self.rows.append(row)",
+                         "        self._append(row)\n\n    def _append(self, row):\n        with self._mutex:\n"
+                         "            self.rows.append(row)")
+    assert [f.what for f in removed_locks("b.py", base, moved)] == ["`Book.add` no longer holds `self._mutex`"]
+    assert removed_locks("b.py", base, base) == () and removed_locks("b.py", None, base) == ()

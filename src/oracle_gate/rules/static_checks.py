@@ -20,7 +20,7 @@ from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, pa
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
-                                              message_effects, shared_results, test_aware_findings)
+                                              message_effects, removed_locks, shared_results, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -206,7 +206,8 @@ def judged_config_findings(diff: GitDiff, build_root: str) -> List[C.Finding]:
     return out
 
 
-def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: Sequence[str]) -> List[C.Finding]:
+def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: Sequence[str],
+                lane: str) -> List[C.Finding]:
     out = []
     for region in comp.regions:
         if region.status in ("audited", "dependency") or not is_py(region.path):
@@ -224,7 +225,9 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             effects = assert_effects(region.path, base_text, head)
             acts = message_effects(region.path, base_text, head)
             # a law over calls (no caller's change reaches another's result) only P/L oracles state
-            shared = shared_results(region.path, base_text, head) if region.required in ("P", "L") else ()
+            laws = region.required in ("P", "L")
+            shared = shared_results(region.path, base_text, head) if laws else ()
+            unlocked = removed_locks(region.path, base_text, head) if laws else ()
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -234,6 +237,11 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
                              f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
                    for f in effects)
+        out.extend(C.Finding("LOCK_REMOVED" if lane == C.AGENT else "NOTE",
+                             f"{'LOCK_REMOVED' if lane == C.AGENT else 'NOTE reviewed: LOCK_REMOVED'} {f.path}:{f.line} "
+                             f"{f.what} (it did at the base): a race is what oracles see least, every mutant still dies "
+                             f"in a run that interleaves well; keep the lock, or take the change through the human lane",
+                             f.path, f.line) for f in unlocked)
         out.extend(C.Finding("SHARED_RESULT", f"SHARED_RESULT {f.path}:{f.line} {f.what}, and one caller's change "
                              f"to it is every later caller's result; return a copy or an immutable value", f.path,
                              f.line) for f in shared)
@@ -498,7 +506,7 @@ def static_findings(base: F.Facts, head: F.Facts, comp: C.Comparison, src: Sourc
     # values from it.
     diff_code = frozenset(f"{module_of_path[s.path]}.{s.qualname}" for s in symbols
                           if s.change in ("added", "changed") and s.qualname != MODULE and s.path in module_of_path)
-    findings: List[C.Finding] = [*_drift(head), *_test_aware(base, comp, src, oracle_paths),
+    findings: List[C.Finding] = [*_drift(head), *_test_aware(base, comp, src, oracle_paths, policy.lane),
                                  *_tautologies(comp, head, src, production_sources, policy, diff_code),
                                  *_data_readers(reads, policy)]
     if isinstance(baseline, str):

@@ -34,7 +34,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned
+from ..source.symbols import dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned
 
 MUTANT_ID_LEN = 12
 # Kinds whose candidates are units of their own (judged apart from the rest of their statement).
@@ -453,17 +453,6 @@ _LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exceptio
 _LOG_FUNCTIONS = frozenset({"print", "warnings.warn", "pprint.pprint", "pprint"})
 
 
-def _dotted(node: ast.AST) -> str:
-    parts = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
-
-
 # Calls that cannot change anything a result depends on: builtins that neither consume an
 # iterator nor run user code beyond a dunder, and read-only methods of strings, dates and mappings.
 _PURE_CALLS = frozenset({"len", "str", "repr", "int", "float", "bool", "type", "id", "hex", "oct", "bin", "ord",
@@ -498,7 +487,7 @@ def message_parts(node: ast.AST) -> Optional[List[Any]]:
         return [node.cause] if exc is None or (isinstance(exc, (ast.Name, ast.Attribute)) and inert(exc)) else None
     if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
         call = node.value
-        name = _dotted(call.func)
+        name = dotted(call.func)
         head, _, method = name.rpartition(".")
         if name in _LOG_FUNCTIONS or (method in _LOG_METHODS and (head == "logging" or "log" in head.lower())):
             return [*call.args, *(k.value for k in call.keywords)]
@@ -510,7 +499,7 @@ def _raised_class(node: ast.Raise) -> Optional[ast.AST]:
     a class (a capitalised last name) other than Exception itself; None for `raise err`, `raise`."""
     exc = node.exc
     cls = exc.func if isinstance(exc, ast.Call) else exc
-    name = _dotted(cls) if cls is not None else ""
+    name = dotted(cls) if cls is not None else ""
     last = name.rpartition(".")[2]
     return cls if last[:1].isupper() and last not in ("Exception", "BaseException") else None
 
@@ -518,7 +507,7 @@ def _raised_class(node: ast.Raise) -> Optional[ast.AST]:
 def _class_name(cls: ast.AST) -> str:
     """A raised class as compared across the diff: its dotted name, a builtin alias as the class it
     is (`IOError` is `OSError`)."""
-    name = _dotted(cls)
+    name = dotted(cls)
     found = getattr(builtins, name, None) if "." not in name else None
     return found.__name__ if isinstance(found, type) else name
 
@@ -750,7 +739,7 @@ def _copied(call: ast.AST) -> Optional[ast.expr]:
         return None
     if isinstance(call.func, ast.Attribute) and call.func.attr == "copy" and not call.args and not call.keywords:
         return call.func.value
-    if _dotted(call.func) in COPIES and len(call.args) == 1 and not call.keywords \
+    if dotted(call.func) in COPIES and len(call.args) == 1 and not call.keywords \
             and not isinstance(call.args[0], ast.Starred):
         return call.args[0]
     return None
@@ -769,7 +758,7 @@ def float_divisions(head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
         return frozenset()
     return frozenset(id(n) for n in ast.walk(head) if isinstance(n, ast.Call) and len(n.args) == 1
                      and not n.keywords and isinstance(n.args[0], ast.BinOp) and isinstance(n.args[0].op, ast.Div)
-                     and _dotted(n.func) in TRUNCATIONS and any(x in lines for x in range(n.lineno, n.end_lineno + 1)))
+                     and dotted(n.func) in TRUNCATIONS and any(x in lines for x in range(n.lineno, n.end_lineno + 1)))
 
 
 def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]) -> bool:

@@ -16,9 +16,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
-from .mutants import _dotted, message_parts
-from ..source.symbols import (Names, SourceError, argument, bounded, constant, is_noop, parse, statement_expressions,
-                              subscript_index, walk_owned)
+from .mutants import message_parts
+from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, parse,
+                              statement_expressions, subscript_index, walk_owned)
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
@@ -390,7 +390,7 @@ def _action(parts: Iterable[Optional[ast.AST]]) -> Optional[str]:
         if isinstance(node, ast.NamedExpr):
             return "an assignment (`:=`)"
         if isinstance(node, ast.Call):
-            name = _dotted(node.func)
+            name = dotted(node.func)
             method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
             if method in MUTATORS or name in ACTIONS or name.startswith(ACTION_PREFIXES):
                 return f"`{name or method}(...)`"
@@ -615,7 +615,7 @@ def _mutable(node: Optional[ast.AST]) -> bool:
         node = node.func
     if isinstance(node, ast.Constant) and isinstance(node.value, str):  # a string annotation
         return node.value.split("[")[0].rpartition(".")[2] in MUTABLE_TYPES
-    return _dotted(node).rpartition(".")[2] in MUTABLE_TYPES
+    return dotted(node).rpartition(".")[2] in MUTABLE_TYPES
 
 
 def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
@@ -645,9 +645,9 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         mutable = _mutable(node.returns) or any(_mutable(r) or (isinstance(r, ast.Name) and _mutable(values.get(r.id)))
                                                 for r in returns)
         memo = next((d for d in node.decorator_list
-                     if _dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2] in MEMOISERS), None)
+                     if dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2] in MEMOISERS), None)
         if memo is not None and mutable:
-            out.append((owner, node.lineno, f"`{node.name}` is memoised (`@{_dotted(memo.func if isinstance(memo, ast.Call) else memo)}`) "
+            out.append((owner, node.lineno, f"`{node.name}` is memoised (`@{dotted(memo.func if isinstance(memo, ast.Call) else memo)}`) "
                                             f"and returns a mutable object: every caller gets the same one"))
             continue
         for r in returns:
@@ -666,4 +666,51 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
                 out.append((owner, r.lineno, f"`{node.name}` returns a mutable object it keeps in module-level "
                                              f"state (`{held}`): every caller gets the same one"))
                 break
+    return out
+
+
+LOCK_TYPES = frozenset({"Lock", "RLock", "Semaphore", "BoundedSemaphore", "Condition"})
+
+
+@bounded
+def removed_locks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The locks a function held at the base (`with lock:`, `lock.acquire()`, on a name or
+    attribute bound to `threading.Lock()`, `RLock()`, `Semaphore()`, `Condition()`, or named
+    `*lock*`/`*mutex*`) that it holds no more at the head, each reported at its base line. What a
+    lock kept out is a race, and a race is what oracles see least: every mutant of the unlocked
+    code still dies in a run that happens to interleave well. SourceError if either side does not
+    parse."""
+    before, after = _locks(base), _locks(head)
+    out = []
+    for owner in dict.fromkeys(o for o, _line, _name in before):
+        held = [(line, name) for o, line, name in before if o == owner]
+        now = [name for o, _line, name in after if o == owner]
+        if len(now) >= len(held):
+            continue  # as many held as before (a lock renamed or swapped for another is still one)
+        missing = [(line, name) for line, name in held if name not in now] or held[len(now):]
+        out.extend(Finding(path, line, f"`{owner}` no longer holds `{name}`") for line, name in missing)
+    return tuple(sorted(out))
+
+
+def _locks(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = parse(source)
+    made = {dotted(t) for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
+            and isinstance(n.value, ast.Call) and dotted(n.value.func).rpartition(".")[2] in LOCK_TYPES
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])}
+
+    def lock(node: ast.AST) -> Optional[str]:
+        name = dotted(node)
+        leaf = name.rpartition(".")[2].lower()
+        return name if name and (name in made or "lock" in leaf or "mutex" in leaf) else None
+
+    out = []
+    for node, owner in walk_owned(tree):
+        held: List[Optional[str]] = []
+        if isinstance(node, (ast.With, ast.AsyncWith)):
+            held = [lock(item.context_expr) for item in node.items]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "acquire":
+            held = [lock(node.func.value)]
+        out.extend((owner, node.lineno, name) for name in held if name)
     return out

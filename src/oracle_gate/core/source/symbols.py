@@ -151,6 +151,19 @@ def end_line(node: ast.AST) -> int:
     return max((getattr(n, "lineno", 0) for n in ast.walk(node)), default=1)  # pragma: no cover
 
 
+def dotted(node: ast.AST) -> str:
+    """`a.b.c` for a chain of attributes on a name, as written (no resolution through imports);
+    "" for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return ""
+
+
 def render(node: ast.AST) -> str:
     """Source-like text of an expression (a stable dump where `ast.unparse` is missing)."""
     unparse = getattr(ast, "unparse", None)
