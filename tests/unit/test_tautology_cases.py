@@ -330,6 +330,11 @@ def test_an_oracle_that_takes_values_from_production_data_the_diff_changes_no_lo
     assert changed_data(base, base) == frozenset() and changed_data(None, None) == frozenset()
     assert changed_data(None, base) == frozenset()  # data new at the head was judged by nothing
     assert changed_data(base, base + "\nEXTRA = (1, 2)\n") == frozenset()
+    # a function rebound by an assignment is code, not data (its callers are judged as its callers)
+    rebound = base + "\n\ndef _other(doc):\n    return []\n\n\nproblems = _other\n"
+    assert changed_data(base, rebound) == frozenset()
+    aliased = base + "\ncheck = problems\n"
+    assert changed_data(aliased, aliased.replace("check = problems", "check = lambda doc: []")) == {"check"}
     with pytest.raises(SourceError):
         changed_data(base, "REQUIRED = (")
     tests = src("""
@@ -359,4 +364,6 @@ def test_an_oracle_that_takes_values_from_production_data_the_diff_changes_no_lo
     assert [f.test for f in found] == ["test_dropping_a_required_key_is_a_problem", "test_expected_from_the_module"]
     assert found[0].why.startswith("takes values from pkg.schema.REQUIRED, which the diff changes")
     assert data_readers(tests, prod, frozenset({"pkg.schema.LIMIT"})) == ()
+    # a test that calls a name runs it as code: that is no value taken from it
+    assert data_readers(tests, prod, frozenset({"pkg.schema.problems"})) == ()
     assert data_readers(tests, prod, frozenset()) == ()

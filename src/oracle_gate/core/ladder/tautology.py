@@ -860,8 +860,9 @@ def data_readers(test_source: str, production_sources: Mapping[str, str],
         given = tf.given_parameters(fn)
         params = {a.arg for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs)}
         nodes, _ = _closure(tf, fn, q, params - set(given or ()))
+        called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}  # code it runs, judged as code
         read = sorted({name for n in nodes if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
-                       for name in tf.names.resolve(n) if name in changed_data})
+                       and id(n) not in called for name in tf.names.resolve(n) if name in changed_data})
         if read:
             out.append(Finding(q, f"takes values from {read[0]}, which the diff changes: the oracle no longer judges "
                                   f"what it judged at the base (an oracle's inputs and expected values come from the "

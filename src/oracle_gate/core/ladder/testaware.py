@@ -11,6 +11,7 @@ never used (a docstring, a lone constant statement) and a comment are never find
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -19,6 +20,10 @@ from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 from .mutants import message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, parse,
                               statement_expressions, subscript_index, walk_owned)
+
+# The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
+# parse each side once between them; none of them changes the tree.
+_read = functools.lru_cache(maxsize=4)(parse)
 
 TEST_MODULES = ("pytest", "_pytest", "hypothesis", "py.test")
 # Containers that show whether (or how) a test runner is here.
@@ -401,7 +406,7 @@ def _acts(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
     out = []
-    for node, owner in walk_owned(parse(source)):
+    for node, owner in walk_owned(_read(source)):
         parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
         action = _action(parts) if parts else None
         if action is not None:
@@ -413,7 +418,7 @@ def _effects(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
     return [(owner, node.lineno, f"an `assert` whose test acts ({action}), which `python -O` skips")
-            for node, owner in walk_owned(parse(source)) if isinstance(node, ast.Assert)
+            for node, owner in walk_owned(_read(source)) if isinstance(node, ast.Assert)
             for action in [_action([node.test])] if action is not None]
 
 
@@ -437,7 +442,7 @@ def _exits(source: Optional[str]) -> List[Tuple[str, int, str]]:
         for child in ast.iter_child_nodes(node):
             visit(child, owner, in_loop)
 
-    for node, owner in walk_owned(parse(source)):
+    for node, owner in walk_owned(_read(source)):
         if isinstance(node, ast.Try):
             for stmt in node.finalbody:
                 visit(stmt, owner, False)
@@ -621,7 +626,7 @@ def _mutable(node: Optional[ast.AST]) -> bool:
 def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
-    tree = parse(source)
+    tree = _read(source)
     module_names = {n.id for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
                     for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     out = []
@@ -695,7 +700,7 @@ def removed_locks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[
 def _locks(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
-    tree = parse(source)
+    tree = _read(source)
     made = {dotted(t) for n in ast.walk(tree) if isinstance(n, (ast.Assign, ast.AnnAssign)) and n.value is not None
             and isinstance(n.value, ast.Call) and dotted(n.value.func).rpartition(".")[2] in LOCK_TYPES
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target])}

@@ -319,11 +319,14 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
     binds: Dict[str, List[str]] = {}
     reads: Dict[str, Set[str]] = {}
     data: Set[str] = set()
+    code: Set[str] = set()
     for stmt in tree.body:
         if isinstance(stmt, NAMED):
             names = {stmt.name}
+            code |= names
         elif isinstance(stmt, (ast.Import, ast.ImportFrom)):
             names = {(a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*"}
+            code |= names
         else:
             names = {n.id for n in _walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             data |= names
@@ -332,13 +335,13 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
         for name in names:
             binds.setdefault(name, []).append(dump)
             reads.setdefault(name, set()).update(loaded)
-    return binds, reads, data
+    return binds, reads, data - code  # a name also bound by a def, a class or an import is code
 
 
 @bounded
 def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
-    """The module-level names bound to data at the head (not a def, a class or an import), and
-    bound at the base too, whose value the diff may change: a statement binding it reads
+    """The module-level names bound to data at the head and at the base (never by a def, a class
+    or an import), whose value the diff may change: a statement binding it reads
     differently, or reads a module-level
     name (a constant, a function, an import) whose definition changed, through any chain
     (`REQUIRED = ("id",)` for `("id", "lines")`, `REQUIRED = tuple(_required())` where
@@ -346,7 +349,7 @@ def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
     if head is None:
         return frozenset()
     after, reads, data = _module_bindings(parse(head))
-    before = _module_bindings(parse(base))[0] if base is not None else {}
+    before, _, was_data = _module_bindings(parse(base)) if base is not None else ({}, {}, set())
     changed = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
     grew = True
     while grew:
@@ -355,7 +358,7 @@ def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
             if reads.get(name, set()) & changed:
                 changed.add(name)
                 grew = True
-    return frozenset(changed & data & set(before))  # data new at the head was judged by nothing
+    return frozenset(changed & data & was_data)  # data new at the head was judged by nothing
 
 
 @bounded
