@@ -237,8 +237,8 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
                              f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
                    for f in effects)
-        out.extend(C.Finding("LOCK_REMOVED" if lane == C.AGENT else "NOTE",
-                             f"{'LOCK_REMOVED' if lane == C.AGENT else 'NOTE reviewed: LOCK_REMOVED'} {f.path}:{f.line} "
+        code, said = ("LOCK_REMOVED", "LOCK_REMOVED") if lane == C.AGENT else ("NOTE", "NOTE reviewed: LOCK_REMOVED")
+        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} "
                              f"{f.what} (it did at the base): a race is what oracles see least, every mutant still dies "
                              f"in a run that interleaves well; keep the lock, or take the change through the human lane",
                              f.path, f.line) for f in unlocked)

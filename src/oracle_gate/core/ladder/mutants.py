@@ -710,8 +710,7 @@ def removed_copies(base: Optional[str], head: ast.Module, rewritten: Mapping[int
                 if text is None or "\n" in text:
                     continue
                 dump = ast.dump(copied)
-                if any(_copied(c) is not None and ast.dump(_copied(c)) == dump for c in ast.walk(stmt)
-                       if isinstance(c, ast.Call)):
+                if any(ast.dump(kept) == dump for kept in map(_copied, ast.walk(stmt)) if kept is not None):
                     continue  # still copied
                 node = next((n for n in _stored(stmt) if ast.dump(n) == dump), None)
                 if node is not None:
@@ -767,9 +766,11 @@ def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]
     child = node
     while id(child) in parents:
         parent, field = parents[id(child)]
-        if isinstance(parent, ast.stmt) and not any(isinstance(parent, kind) and field == name for kind, name in _TESTS):
+        if any(isinstance(parent, kind) and field == name for kind, name in _TESTS):
+            return False
+        if isinstance(parent, ast.stmt):
             return True
-        if any(isinstance(parent, kind) and field == name for kind, name in _TESTS) or truth_valued(parent):
+        if truth_valued(parent):
             return False
         child = parent
     return True

@@ -663,10 +663,13 @@ def _takes_only(tf: _TestFile, target: ast.AST, positional: int, keywords: Set[O
     return False
 
 
-def _closure(tf: _TestFile, fn: ast.AST, q: str, params: Set[str]) -> Tuple[List[ast.AST], bool]:
+def _closure(tf: _TestFile, fn: ast.AST, q: str,
+             given: Optional[Mapping[str, ast.AST]]) -> Tuple[List[ast.AST], bool]:
     """Every node the test runs or builds its inputs from in this file (helpers it calls, module
     strategies and values it uses, fixtures of this file it asks for), and whether all of its
-    parameters are accounted for."""
+    parameters that Hypothesis does not generate (`given`) are accounted for."""
+    params = {a.arg for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args)
+              + list(fn.args.kwonlyargs)} - set(given or ())
     fixtures = {}
     for q, (kind, node) in tf.symbols.items():
         if kind == "function" and "." not in q and any(
@@ -728,8 +731,7 @@ def _check(tf: _TestFile, q: str, fn: ast.AST, diff_code: FrozenSet[str] = froze
             yield "ignores its inputs: no assertion uses a generated value"
     if not tf.production:
         return
-    params = {a.arg for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs)}
-    nodes, known = _closure(tf, fn, q, params - set(given or ()))
+    nodes, known = _closure(tf, fn, q, given)
     members: Set[Tuple[str, Tuple[str, ...]]] = set()
     imported = _imported_roots(tf.tree)
     for n in nodes:
@@ -857,9 +859,7 @@ def data_readers(test_source: str, production_sources: Mapping[str, str],
     tf = _TestFile(test_source, production_sources)
     out: List[Finding] = []
     for q, fn in tf.tests():
-        given = tf.given_parameters(fn)
-        params = {a.arg for a in list(getattr(fn.args, "posonlyargs", [])) + list(fn.args.args) + list(fn.args.kwonlyargs)}
-        nodes, _ = _closure(tf, fn, q, params - set(given or ()))
+        nodes, _ = _closure(tf, fn, q, tf.given_parameters(fn))
         called = {id(n.func) for n in nodes if isinstance(n, ast.Call)}  # code it runs, judged as code
         read = sorted({name for n in nodes if isinstance(n, (ast.Name, ast.Attribute)) and isinstance(n.ctx, ast.Load)
                        and id(n) not in called for name in tf.names.resolve(n) if name in changed_data})

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .mutants import message_parts
-from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, parse,
+from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse,
                               statement_expressions, subscript_index, walk_owned)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
@@ -627,8 +627,7 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
     tree = _read(source)
-    module_names = {n.id for stmt in tree.body if not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-                    for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    module_names = module_data(tree)
     out = []
     for node, owner in walk_owned(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -649,11 +648,11 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
                   and isinstance(n.targets[0], ast.Name)}
         mutable = _mutable(node.returns) or any(_mutable(r) or (isinstance(r, ast.Name) and _mutable(values.get(r.id)))
                                                 for r in returns)
-        memo = next((d for d in node.decorator_list
-                     if dotted(d.func if isinstance(d, ast.Call) else d).rpartition(".")[2] in MEMOISERS), None)
+        memo = next((name for name in (dotted(d.func if isinstance(d, ast.Call) else d) for d in node.decorator_list)
+                     if name.rpartition(".")[2] in MEMOISERS), None)
         if memo is not None and mutable:
-            out.append((owner, node.lineno, f"`{node.name}` is memoised (`@{dotted(memo.func if isinstance(memo, ast.Call) else memo)}`) "
-                                            f"and returns a mutable object: every caller gets the same one"))
+            out.append((owner, node.lineno, f"`{node.name}` is memoised (`@{memo}`) and returns a mutable object: "
+                                            f"every caller gets the same one"))
             continue
         for r in returns:
             held = None

@@ -338,14 +338,20 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
     return binds, reads, data - code  # a name also bound by a def, a class or an import is code
 
 
+def module_data(tree: ast.Module) -> Set[str]:
+    """The names a module binds to data at its top level: by an assignment, a `for`, a `with`, ...
+    and never by a def, a class or an import (module-level state, as a function sees it)."""
+    return _module_bindings(tree)[2]
+
+
 @bounded
 def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
     """The module-level names bound to data at the head and at the base (never by a def, a class
-    or an import), whose value the diff may change: a statement binding it reads
-    differently, or reads a module-level
-    name (a constant, a function, an import) whose definition changed, through any chain
-    (`REQUIRED = ("id",)` for `("id", "lines")`, `REQUIRED = tuple(_required())` where
-    `_required` changed). None: the file is absent. SourceError if either side does not parse."""
+    or an import), whose value the diff may change: a statement binding it reads differently, or
+    reads a module-level name (a constant, a function, an import) whose definition changed,
+    through any chain (`REQUIRED = ("id",)` for `("id", "lines")`, `REQUIRED = tuple(_required())`
+    where `_required` changed). None: the file is absent. SourceError if either side does not
+    parse."""
     if head is None:
         return frozenset()
     after, reads, data = _module_bindings(parse(head))
