@@ -794,6 +794,12 @@ def test_a_truth_value_the_diff_wrote_where_a_value_goes_is_judged_held_each_way
     assert namespace["tax"](1_000, 55) == 5
     e_judged = line_mutants([FileToMutate("t.py", head, targets, lines, base, laws=False)], 100, 100)
     assert e_judged.mutants and not [m for _, m in e_judged.mutants if m.operator.startswith("held_")]
+    # a post-rule variant round (against e8879a3): the comparison spelt `operator.le(a, b)` merged
+    spelt = base.replace("+ 5_000) // 10_000", "+ 5_000 * operator.le(cents, 10**12)) // 10_000")
+    plan = line_mutants([FileToMutate("t.py", "import operator\n" + spelt, (("tax", (5, 6)),),
+                                      changed_lines(base, "import operator\n" + spelt), base)], 100, 100)
+    assert sorted(m.unit for _, m in plan.mutants if m.operator.startswith("held_")) == [
+        "6:38:held_false", "6:38:held_true"]
 
 
 def test_a_copy_the_diff_removed_is_put_back_by_a_mutant_of_its_own():
@@ -833,6 +839,11 @@ def test_a_copy_the_diff_removed_is_put_back_by_a_mutant_of_its_own():
     assert not [m for _, m in plan.mutants if m.operator == "copy"]
     e_judged = line_mutants([FileToMutate("s.py", head, targets, changed_lines(base, head), base, laws=False)], 100, 100)
     assert not [m for _, m in e_judged.mutants if m.operator == "copy"]
+    # a post-rule variant round (against e8879a3): the store spelt `setattr(self, "balances", balances)`
+    spelt = base.replace("self.balances = dict(balances)", 'setattr(self, "balances", balances)')
+    plan = line_mutants([FileToMutate("s.py", spelt, targets, changed_lines(base, spelt), base)], 100, 100)
+    assert [(m.unit, m.description) for _, m in plan.mutants if m.operator == "copy"] == [
+        ("3:34:copy", "`balances` -> `dict(balances)` (a copy the diff removed, put back) at line 3")]
 
 
 def test_an_integer_taken_from_a_true_division_is_judged_against_floor_division():
@@ -856,3 +867,13 @@ def test_an_integer_taken_from_a_true_division_is_judged_against_floor_division(
     e_judged = line_mutants([FileToMutate("m.py", head, (("split", (1, 3)),), changed_lines(base, head), base,
                                           laws=False)], 100, 100)
     assert not [m for _, m in e_judged.mutants if m.operator == "floor_division"]
+    # a post-rule variant round (against e8879a3): the same division spelt `operator.truediv` or `// 1`
+    for spelling in ("math.floor(operator.truediv(total, parts))", "int(total / parts // 1)", "total / parts // 1"):
+        other = head.replace("int(total / parts)", spelling)
+        plan = line_mutants([FileToMutate("m.py", other, (("split", (1, 3)),), changed_lines(base, other), base)],
+                            100, 100)
+        floors = [m for _, m in plan.mutants if m.operator == "floor_division"]
+        assert [m.unit for m in floors] == ["2:8:floor_division"], spelling
+        namespace = {"math": __import__("math"), "operator": __import__("operator")}
+        exec(compile(floors[0].source, "m.py", "exec"), namespace)
+        assert namespace["split"](2**60 + 1, 3) == divmod(2**60 + 1, 3)

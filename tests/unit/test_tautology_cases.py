@@ -335,6 +335,13 @@ def test_an_oracle_that_takes_values_from_production_data_the_diff_changes_no_lo
     assert changed_data(base, rebound) == frozenset()
     aliased = base + "\ncheck = problems\n"
     assert changed_data(aliased, aliased.replace("check = problems", "check = lambda doc: []")) == {"check"}
+    # an import the diff adds may bind data in place of the module's own statement (a post-rule
+    # variant round against e8879a3: `from keys import *` after `REQUIRED = ...` merged)
+    star = base.replace('REQUIRED = ("id", "lines")', 'REQUIRED = ("id", "lines")\nfrom pkg.keys import *')
+    assert changed_data(base, star) == {"FIELDS", "REQUIRED"}  # LIMIT, bound after it, is the module's own
+    named = base + "\nfrom pkg.keys import REQUIRED\n"
+    assert changed_data(base, named) == {"REQUIRED"}
+    assert changed_data(star, star) == frozenset() and changed_data(base, "import os\n" + base) == frozenset()
     with pytest.raises(SourceError):
         changed_data(base, "REQUIRED = (")
     tests = src("""

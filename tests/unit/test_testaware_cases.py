@@ -562,6 +562,27 @@ def test_a_function_the_diff_makes_hand_every_caller_one_mutable_object_is_found
     assert shared_results("io.py", base, None) == ()
     with pytest.raises(SourceError):
         shared_results("io.py", base, "def (")
+    # a post-rule variant round (against e8879a3): the same memo written by hand, its dict in a
+    # closure, merged; state an enclosing call binds outlives each call of the inner function
+    closure = base.replace("def decode(", textwrap.dedent('''\
+        def _once(fn):
+            seen = {}
+
+            def wrapper(text: str) -> Dict[str, int]:
+                if text not in seen:
+                    seen[text] = fn(text)
+                return seen[text]
+
+            return wrapper
+
+
+        @_once
+        def decode('''))
+    assert [(f.line, f.what) for f in shared_results("io.py", base, closure)] == [
+        (13, "`wrapper` returns a mutable object it keeps in its enclosing function's state (a closure) (`seen`): "
+             "every caller gets the same one")]
+    fresh = closure.replace("return seen[text]", "return dict(seen[text])")
+    assert shared_results("io.py", base, fresh) == ()
 
 
 def test_a_lock_a_function_held_at_the_base_and_holds_no_more_is_found():
@@ -605,3 +626,43 @@ def test_a_lock_a_function_held_at_the_base_and_holds_no_more_is_found():
                          "            self.rows.append(row)")
     assert [f.what for f in removed_locks("b.py", base, moved)] == ["`Book.add` no longer holds `self._mutex`"]
     assert removed_locks("b.py", base, base) == () and removed_locks("b.py", None, base) == ()
+
+
+def test_a_lock_each_call_makes_for_itself_is_no_lock_held():
+    """A post-rule variant round (against e8879a3): `lock = threading.Lock()` moved from `drain`
+    into the worker it starts merged: every thread then holds a lock of its own and none excludes
+    another. A lock a function makes and holds itself, handing it to nobody (no nested def, call,
+    store or return sees it), is not a lock held; one it hands on is."""
+    base = textwrap.dedent('''\
+        import threading
+
+
+        def drain(items, workers=4):
+            done = []
+            lock = threading.Lock()
+
+            def work():
+                while items:
+                    with lock:
+                        done.append(items.pop())
+
+            threads = [threading.Thread(target=work) for _ in range(workers)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            return done
+        ''')
+    moved = base.replace("    lock = threading.Lock()\n\n    def work():\n",
+                         "\n    def work():\n        lock = threading.Lock()\n")
+    assert [(f.line, f.what) for f in removed_locks("w.py", base, moved)] == [
+        (10, "`drain.<locals>.work` no longer holds `lock` (the `lock` it holds now is made by each call for itself: "
+             "no other thread can hold it, so it excludes nothing)")]
+    acquired = moved.replace("with lock:\n                done", "lock.acquire()\n            done")
+    assert [f.line for f in removed_locks("w.py", base, acquired)] == [10]
+    # made in the function and handed on: to the threads it starts, to a call, to its caller
+    handed = base.replace("def work():", "def work(lock=lock):")
+    passed = moved.replace("        lock = threading.Lock()\n", "        lock = threading.Lock()\n        register(lock)\n")
+    kept = moved.replace("        lock = threading.Lock()\n", "        lock = threading.Lock()\n        LOCKS.append(lock)\n")
+    assert removed_locks("w.py", base, handed) == ()
+    assert removed_locks("w.py", base, passed) == () and removed_locks("w.py", base, kept) == ()

@@ -334,6 +334,7 @@ _NEUTRAL_RIGHT = {
 }
 _ORDER_METHODS = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__")
 _BOOL_CALLS = ("isinstance", "issubclass", "hasattr", "callable", "all", "any", "bool")
+_OPERATOR_PREDICATES = frozenset({"lt", "le", "eq", "ne", "ge", "gt", "not", "truth", "contains", "is", "is_not"})
 _FUNCS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 _NEWLINE_RE = re.compile(r"\r\n|\r|\n")
 
@@ -647,7 +648,12 @@ def truth_valued(node: ast.AST) -> bool:
         return True
     if isinstance(node, ast.BoolOp):
         return all(truth_valued(v) for v in node.values)
-    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BOOL_CALLS
+    if not isinstance(node, ast.Call):
+        return False
+    if isinstance(node.func, ast.Name):
+        return node.func.id in _BOOL_CALLS
+    module, _, name = dotted(node.func).rpartition(".")
+    return module == "operator" and name.strip("_") in _OPERATOR_PREDICATES  # `operator.le(a, b)` is `a <= b`
 
 
 def added_truths(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
@@ -722,6 +728,9 @@ def _stored(stmt: ast.stmt) -> Iterator[ast.expr]:
     """The values a statement stores or returns as they are: its value, through `and`/`or` and the
     branches of conditional expressions (not what they are computed from)."""
     value = getattr(stmt, "value", None) if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Return)) else None
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and len(stmt.value.args) == 3 \
+            and dotted(stmt.value.func) in ("setattr", "object.__setattr__"):
+        value = stmt.value.args[2]  # `setattr(self, "balances", balances)` stores `balances`
     todo = [value] if value is not None else []
     while todo:
         node = todo.pop()
@@ -749,15 +758,40 @@ TRUNCATIONS = frozenset({"int", "math.floor", "math.trunc", "floor", "trunc"})
 
 def float_divisions(head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
     """An integer taken from a true division on a changed line (`int(a / b)`, `math.floor(a / b)`,
-    `math.trunc(a / b)`; ids of the calls): the division goes through a float, which is wrong past
-    2**53 and, for `int` and `trunc`, rounds negative results toward zero. Each is judged on its
-    own (a mutant puts `a // b` in its place): one no voter tells from floor division has oracles
-    that never drew where they differ."""
+    `math.trunc(a / b)`, `a / b // 1`, the division also spelt `operator.truediv(a, b)`; ids of the
+    outermost truncations): the division goes through a float, which is wrong past 2**53 and, for
+    `int` and `trunc`, rounds negative results toward zero. Each is judged on its own (a mutant
+    puts `a // b` in its place): one no voter tells from floor division has oracles that never drew
+    where they differ."""
     if not lines:
         return frozenset()
-    return frozenset(id(n) for n in ast.walk(head) if isinstance(n, ast.Call) and len(n.args) == 1
-                     and not n.keywords and isinstance(n.args[0], ast.BinOp) and isinstance(n.args[0].op, ast.Div)
-                     and dotted(n.func) in TRUNCATIONS and any(x in lines for x in range(n.lineno, n.end_lineno + 1)))
+    found = {id(n): n for n in ast.walk(head) if truncated_division(n) is not None
+             and any(x in lines for x in range(n.lineno, n.end_lineno + 1))}
+    inner = {id(n.args[0] if isinstance(n, ast.Call) else n.left) for n in found.values()}
+    return frozenset(found.keys() - inner)
+
+
+def truncated_division(node: ast.AST) -> Optional[Tuple[ast.expr, ast.expr]]:
+    """(a, b) where `node` takes an integer from the true division of a by b: a truncating call
+    (`int`, `math.floor`, `math.trunc`) of it or of it `// 1`, or it `// 1`; None otherwise."""
+    if isinstance(node, ast.Call):
+        if len(node.args) != 1 or node.keywords or dotted(node.func) not in TRUNCATIONS:
+            return None
+        return truncated_division(node.args[0]) or _true_division(node.args[0])
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv) and _is_number(node.right, 1):
+        return _true_division(node.left)
+    return None
+
+
+def _true_division(node: ast.AST) -> Optional[Tuple[ast.expr, ast.expr]]:
+    """(a, b) for `a / b` or `operator.truediv(a, b)`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+        return node.left, node.right
+    if isinstance(node, ast.Call) and len(node.args) == 2 and not node.keywords \
+            and not any(isinstance(a, ast.Starred) for a in node.args) \
+            and dotted(node.func) in ("operator.truediv", "operator.__truediv__"):
+        return node.args[0], node.args[1]
+    return None
 
 
 def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]) -> bool:
@@ -1095,7 +1129,7 @@ class _Engine:
             ((ast.IfExp,), self._branch),
             ((ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Call), self._held),
             ((ast.Name, ast.Attribute, ast.Subscript, ast.Call), self._copy),
-            ((ast.Call,), self._floor_division),
+            ((ast.Call, ast.BinOp), self._floor_division),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1263,15 +1297,16 @@ class _Engine:
 
     def _floor_division(self, node: ast.Call) -> Iterator[_Candidate]:
         """`int(a / b)` -> `a // b`: killed only where a voter draws a case where they differ."""
-        if id(node) not in self.divisions:
+        division = truncated_division(node) if id(node) in self.divisions else None
+        if division is None:
             return
-        division = node.args[0]
-        text = f"(({self.text(division.left)}) // ({self.text(division.right)}))"
+        left, right = division
+        text = f"(({self.text(left)}) // ({self.text(right)}))"
         yield self.candidate(
             "floor_division", node, (node.lineno, node.end_lineno),
             f"`{_short(self.text(node))}` -> `{_short(text)}` (floor division, not through a float)",
             self.replace(node, text, paren=False),
-            [self.setter(node, ast.BinOp(left=division.left, op=ast.FloorDiv(), right=division.right))],
+            [self.setter(node, ast.BinOp(left=left, op=ast.FloorDiv(), right=right))],
         )
 
     def _unary(self, node: ast.UnaryOp) -> Iterator[_Candidate]:

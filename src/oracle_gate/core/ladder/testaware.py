@@ -15,11 +15,11 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
 
 from .mutants import message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse,
-                              statement_expressions, subscript_index, walk_owned)
+                              statement_expressions, subscript_index, walk_owned, walk_scope)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
 # parse each side once between them; none of them changes the tree.
@@ -628,14 +628,17 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         return []
     tree = _read(source)
     module_names = module_data(tree)
+    enclosing = _enclosing_names(tree)
     out = []
     for node, owner in walk_owned(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
+        closure = enclosing.get(id(node), frozenset())
+        state = module_names | closure  # what outlives a call: the module's and its enclosing calls' names
         own = [n for stmt in node.body for n in ast.walk(stmt)]  # nested defs are rare here; their names too
         local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
             a.arg for a in [*getattr(node.args, "posonlyargs", []), *node.args.args, *node.args.kwonlyargs]}
-        stores = {n.id for n in own if isinstance(n, ast.Name) and n.id in module_names and n.id not in local
+        stores = {n.id for n in own if isinstance(n, ast.Name) and n.id in state and n.id not in local
                   and any(isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Store) for p in own)}
         kept: Set[str] = set()  # locals stored into module-level state: `_CACHE[k] = doc`
         for n in own:
@@ -657,7 +660,7 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         for r in returns:
             held = None
             if isinstance(r, ast.Call) and isinstance(r.func, ast.Attribute) and isinstance(r.func.value, ast.Name) \
-                    and r.func.value.id in module_names and r.func.value.id not in local:
+                    and r.func.value.id in state and r.func.value.id not in local:
                 if r.func.attr == "setdefault" and len(r.args) == 2 and (mutable or _mutable(r.args[1])):
                     held = r.func.value.id
                 elif r.func.attr == "get" and r.func.value.id in stores and mutable:
@@ -667,9 +670,39 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
             elif isinstance(r, ast.Name) and r.id in kept and (mutable or _mutable(values.get(r.id))):
                 held = r.id
             if held is not None:
-                out.append((owner, r.lineno, f"`{node.name}` returns a mutable object it keeps in module-level "
-                                             f"state (`{held}`): every caller gets the same one"))
+                where = "module-level state" if held in module_names and held not in closure else \
+                    "its enclosing function's state (a closure)"
+                out.append((owner, r.lineno, f"`{node.name}` returns a mutable object it keeps in {where} "
+                                             f"(`{held}`): every caller gets the same one"))
                 break
+    return out
+
+
+def _enclosing_names(tree: ast.Module) -> Dict[int, FrozenSet[str]]:
+    """id of each def nested in a def -> the names its enclosing defs bind (their parameters and
+    assignments): state a call of the inner function shares with every other call of it (a
+    hand-written memo's `seen = {}`)."""
+    out: Dict[int, FrozenSet[str]] = {}
+
+    def visit(node: ast.AST, outer: FrozenSet[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if outer:
+                    out[id(child)] = outer
+                args = child.args
+                bound = {a.arg for a in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs,
+                                         *([args.vararg] if args.vararg else []),
+                                         *([args.kwarg] if args.kwarg else [])]}
+                body = child.body if isinstance(child.body, list) else [child.body]
+                bound |= {n.id for stmt in body for n in ast.walk(stmt)
+                          if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                visit(child, outer | frozenset(bound))
+            elif isinstance(child, ast.ClassDef):
+                visit(child, outer)  # a class body is no enclosing scope of its methods
+            else:
+                visit(child, outer)
+
+    visit(tree, frozenset())
     return out
 
 
@@ -686,17 +719,22 @@ def removed_locks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[
     parse."""
     before, after = _locks(base), _locks(head)
     out = []
-    for owner in dict.fromkeys(o for o, _line, _name in before):
-        held = [(line, name) for o, line, name in before if o == owner]
-        now = [name for o, _line, name in after if o == owner]
+    for owner in dict.fromkeys(o for o, _line, _name, private in before if not private):
+        held = [(line, name) for o, line, name, private in before if o == owner and not private]
+        now = [name for o, _line, name, private in after if o == owner and not private]
+        own = {name for o, _line, name, private in after if o == owner and private}
         if len(now) >= len(held):
             continue  # as many held as before (a lock renamed or swapped for another is still one)
         missing = [(line, name) for line, name in held if name not in now] or held[len(now):]
-        out.extend(Finding(path, line, f"`{owner}` no longer holds `{name}`") for line, name in missing)
+        out.extend(Finding(path, line, f"`{owner}` no longer holds `{name}`" + (
+            f" (the `{name}` it holds now is made by each call for itself: no other thread can hold it, so it "
+            f"excludes nothing)" if name in own else "")) for line, name in missing)
     return tuple(sorted(out))
 
 
-def _locks(source: Optional[str]) -> List[Tuple[str, int, str]]:
+def _locks(source: Optional[str]) -> List[Tuple[str, int, str, bool]]:
+    """(owner, line, lock, private) for each lock a function holds; private where the function
+    made it for itself (`_private_locks`)."""
     if source is None:
         return []
     tree = _read(source)
@@ -709,12 +747,57 @@ def _locks(source: Optional[str]) -> List[Tuple[str, int, str]]:
         leaf = name.rpartition(".")[2].lower()
         return name if name and (name in made or "lock" in leaf or "mutex" in leaf) else None
 
+    private = _private_locks(tree)
     out = []
     for node, owner in walk_owned(tree):
-        held: List[Optional[str]] = []
+        held: List[ast.expr] = []
         if isinstance(node, (ast.With, ast.AsyncWith)):
-            held = [lock(item.context_expr) for item in node.items]
+            held = [item.context_expr for item in node.items]
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "acquire":
-            held = [lock(node.func.value)]
-        out.extend((owner, node.lineno, name) for name in held if name)
+            held = [node.func.value]
+        out.extend((owner, node.lineno, name, id(expr) in private)
+                   for expr, name in ((e, lock(e)) for e in held) if name)
+    return out
+
+
+def _private_locks(tree: ast.Module) -> Set[int]:
+    """ids of the lock names held (`with lock:`, `lock.acquire()`) where the function holding it
+    made the lock itself (`lock = threading.Lock()` in its own body) and hands it to nobody: no
+    nested def or lambda reads it, no call is given it, nothing stores or returns it. Each call
+    then holds a lock no other call can, which excludes nothing (not a lock held)."""
+    out: Set[int] = set()
+    for func in ast.walk(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        own = [n for n in walk_scope(func) if n is not func]
+        made = {t.id for n in own if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                and dotted(n.value.func).rpartition(".")[2] in LOCK_TYPES
+                for t in n.targets if isinstance(t, ast.Name)}
+        if not made:
+            continue
+        mine = {id(n) for n in own}
+        nested = {n.id for stmt in func.body for n in ast.walk(stmt) if isinstance(n, ast.Name) and id(n) not in mine}
+        held: Dict[str, List[int]] = {}
+        handed: Set[str] = set(nested)
+        for n in own:
+            if isinstance(n, (ast.With, ast.AsyncWith)):
+                for item in n.items:
+                    if isinstance(item.context_expr, ast.Name):
+                        held.setdefault(item.context_expr.id, []).append(id(item.context_expr))
+            elif isinstance(n, ast.Call):
+                if isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                        and n.func.attr in ("acquire", "release", "locked"):
+                    if n.func.attr == "acquire":
+                        held.setdefault(n.func.value.id, []).append(id(n.func.value))
+                    continue
+                handed |= {a.id for a in [*n.args, *(k.value for k in n.keywords)] if isinstance(a, ast.Name)}
+            elif isinstance(n, (ast.Return, ast.Yield, ast.Assign, ast.AnnAssign, ast.AugAssign)) \
+                    and isinstance(getattr(n, "value", None), ast.Name):
+                handed.add(n.value.id)
+            elif isinstance(n, (ast.Global, ast.Nonlocal)):
+                handed |= set(n.names)
+            elif isinstance(n, (ast.Tuple, ast.List, ast.Set, ast.Dict)):
+                handed |= {e.id for e in getattr(n, "elts", getattr(n, "values", [])) if isinstance(e, ast.Name)}
+        for name in made - handed:
+            out.update(held.get(name, ()))
     return out

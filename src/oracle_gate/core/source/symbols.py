@@ -303,7 +303,7 @@ def changed_symbols(base: Optional[str], head: Optional[str]) -> Tuple[ChangedSy
     return tuple(sorted(out, key=lambda c: ((c.head_lines or c.base_lines or (0, 0))[0], c.qualname)))
 
 
-def _walk_scope(node: ast.AST) -> Iterator[ast.AST]:
+def walk_scope(node: ast.AST) -> Iterator[ast.AST]:
     """The nodes of `node` in its own scope: not those of the defs, classes, lambdas and
     comprehensions in it (a comprehension's variable is not the module's)."""
     todo = [node]
@@ -328,7 +328,7 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
             names = {(a.asname or a.name).split(".")[0] for a in stmt.names if a.name != "*"}
             code |= names
         else:
-            names = {n.id for n in _walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            names = {n.id for n in walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             data |= names
         dump = ast.dump(stmt)
         loaded = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
@@ -354,9 +354,14 @@ def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
     parse."""
     if head is None:
         return frozenset()
-    after, reads, data = _module_bindings(parse(head))
-    before, _, was_data = _module_bindings(parse(base)) if base is not None else ({}, {}, set())
+    tree = parse(head)
+    after, reads, data = _module_bindings(tree)
+    old = parse(base) if base is not None else None
+    before, _, was_data = _module_bindings(old) if old is not None else ({}, {}, set())
     changed = {n for n in set(before) | set(after) if before.get(n) != after.get(n)}
+    rebound = _rebound_by_imports(old, tree, was_data)
+    changed |= rebound
+    data = data | rebound
     grew = True
     while grew:
         grew = False
@@ -365,6 +370,23 @@ def changed_data(base: Optional[str], head: Optional[str]) -> FrozenSet[str]:
                 changed.add(name)
                 grew = True
     return frozenset(changed & data & was_data)  # data new at the head was judged by nothing
+
+
+def _rebound_by_imports(base: Optional[ast.Module], head: ast.Module, names: Set[str]) -> Set[str]:
+    """Of `names` (data at the base), those a top-level import the base did not have may bind at
+    the head, replacing the value another module now decides: `from keys import REQUIRED`, or any
+    of them bound before `from keys import *`."""
+    had = {ast.dump(stmt) for stmt in base.body} if base is not None else set()
+    bound: Set[str] = set()
+    out: Set[str] = set()
+    for stmt in head.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)) and ast.dump(stmt) not in had:
+            if any(a.name == "*" for a in stmt.names):
+                out |= bound & names
+            out |= {(a.asname or a.name).split(".")[0] for a in stmt.names} & names
+        else:
+            bound |= {n.id for n in walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    return out
 
 
 @bounded
