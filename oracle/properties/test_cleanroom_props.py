@@ -1,6 +1,8 @@
 """Laws of the clean room's protocol: the canonical encoding is a fixed point of its own JSON, a
-watch list and a results file round-trip, and a difference is exactly a variant that ran and did
-something else than the call did under its test."""
+watch list, the base's sources and a results file round-trip, a difference is exactly a variant
+that ran and did something else than the call did under its test, and widening a call's arguments
+is deterministic, leaves them as they were, and always changes them."""
+import copy
 import json
 
 from hypothesis import HealthCheck, given, settings
@@ -36,7 +38,7 @@ def test_the_canonical_encoding_is_a_fixed_point_of_its_own_json(value):
 
 @load_tolerant
 @given(st.lists(st.builds(CR.Watch, path=st.sampled_from(["a.py", "b/c.py"]), name=st.sampled_from(["f", "g"]),
-                          first=st.integers(1, 50), last=st.integers(1, 50)), max_size=5))
+                          first=st.integers(1, 50), last=st.integers(1, 50), pure=st.booleans()), max_size=5))
 def test_a_watch_list_round_trips_whatever_its_order(watches):
     decoded = CR.decode_watch(CR.encode_watch(watches))
     assert sorted(decoded, key=repr) == sorted(watches, key=repr)
@@ -62,3 +64,38 @@ def test_a_difference_is_exactly_a_variant_that_ran_and_did_something_else(found
 @given(outcomes)
 def test_a_call_is_the_same_as_itself(outcome):
     assert CR.same(outcome, outcome)
+
+
+@load_tolerant
+@given(st.dictionaries(st.sampled_from(["a.py", "src/b/c.py", "d/__init__.py"]), st.text(max_size=200), max_size=3))
+def test_the_base_sources_round_trip(sources):
+    assert CR.decode_base(CR.encode_base(sources)) == sources
+
+
+arguments = st.tuples(st.lists(json_values | st.binary(max_size=8) | st.tuples(st.integers(), st.text(max_size=4)),
+                               max_size=3).map(tuple),
+                      st.dictionaries(st.sampled_from(["rate", "note"]), json_values, max_size=2))
+
+
+@load_tolerant
+@given(arguments)
+def test_widening_is_deterministic_leaves_the_arguments_as_they_were_and_always_changes_them(call):
+    args, kwargs = call
+    before = CR.canonical([list(args), kwargs])
+    widened = CR.widenings(args, kwargs)
+    assert CR.canonical([list(args), kwargs]) == before  # nothing it was given changed
+    again = CR.widenings(*copy.deepcopy(call))  # an equal copy, as a clean interpreter unpickles it
+    assert [(n, CR.canonical([list(a), k])) for n, a, k in again] == [(n, CR.canonical([list(a), k])) for n, a, k in widened]
+    for name, a, k in widened:
+        assert CR.canonical([list(a), k]) != before, name  # a widening that changes nothing is not listed
+        assert len(a) == len(args) and set(k) == set(kwargs)  # the same call: its positions and names kept
+    assert len({n for n, _, _ in widened}) == len(widened)  # each named once
+
+
+@load_tolerant
+@given(arguments)
+def test_an_argument_whose_type_is_kept_keeps_it_through_every_widening(call):
+    args, kwargs = call
+    for name, a, k in CR.widenings(args, kwargs, kept=[*range(len(args)), *kwargs]):
+        assert [type(v) for v in a] == [type(v) for v in args], name
+        assert {n: type(v) for n, v in k.items()} == {n: type(v) for n, v in kwargs.items()}, name

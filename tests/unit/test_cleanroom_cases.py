@@ -221,3 +221,95 @@ def test_a_broken_watch_list_or_results_file_is_a_one_line_error():
         CR.decode_watch("[[1]]")
     with pytest.raises(ValueError, match="^clean-room results: "):
         CR.loads(b'{"schema": "oracle-gate/cleanroom", "version": 1, "calls": [{}]}')
+
+
+# -- the base beside the head -------------------------------------------------------------------
+HEAD = '''\
+class Book:
+    def __init__(self, balances):
+        self.balances = dict(balances)
+
+    def credit(self, account, cents):
+        self.balances[account] = self.balances.get(account.lower(), 0) + cents
+        return self.balances[account]
+
+
+def masked(cents):
+    return (cents & 0xFFFF_FFFF) * 2
+
+
+def refactored(x):
+    return x + x
+
+
+def seeded(keys):
+    return list(set(keys))
+
+
+def slow(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+'''
+BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.lower()", "account")
+        .replace("return x + x", "return x * 2").replace("return list(set(keys))", "return sorted(set(keys))"))
+TWIN_TESTS = '''\
+from book import Book, masked, refactored, seeded, slow
+
+
+def test_book():
+    assert Book({"acme": 5}).credit("acme", 2) == 7
+
+
+def test_numbers():
+    for n in (0, 3, 99):
+        assert masked(n) == 2 * n and refactored(n) == 2 * n
+    assert sorted(seeded(["id", "lines", "total"])) == ["id", "lines", "total"]
+    assert slow(3) == 3
+'''
+
+
+@pytest.fixture(scope="module")
+def twins(tmp_path_factory) -> CR.CleanroomResults:
+    root = tmp_path_factory.mktemp("twins")
+    (root / "book.py").write_text(HEAD)
+    (root / "test_book.py").write_text(TWIN_TESTS)
+    tree = ast.parse(HEAD)
+    watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, n.name not in ("__init__", "credit"))
+               for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    out = run_recorded(root, "test_book.py", {CR.ENV: CR.encode_watch(watches),
+                                              CR.BASE_ENV: CR.encode_base({"book.py": BASE})})
+    return CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+
+
+def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
+    """A seventh outside attacker's round (against eff33e1): 23 of 25 dishonest patches merged, most
+    a bug on inputs no property draws. Each sampled call and its widenings run in the head's code
+    and in the base's, in twin clean interpreters: what differs is a change no test judged."""
+    changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
+    assert {name for name, _ in changed} == {"masked", "credit"}, changed
+    assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
+    # as the tests called them, base and head agree; a refactor agrees everywhere
+    assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")]
+    assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
+    assert twins.errors == ()
+
+
+def test_a_region_that_promises_no_purity_is_compared_with_the_base_only(twins):
+    credit = [c for c in twins.calls if c.name == "credit"]
+    assert credit and all(v == CR.BASE for c in credit for v, _ in c.results)
+    assert any(v != CR.BASE for c in twins.calls if c.name == "masked" for v, _ in c.results)  # and replayed
+
+
+def test_a_head_that_answers_otherwise_under_another_hash_seed_is_impure_and_not_compared(twins):
+    seeded = [(v, got) for c in twins.calls if c.name == "seeded" for v, got in c.results]
+    assert any(v == CR.HASH_SEED for v, _ in seeded)
+    assert all(got.startswith(CR.NOT_RUN) for v, got in seeded if v == CR.BASE and "did not do the same" in got)
+    assert not [c for c, v, _ in twins.differences() if c.name == "seeded" and v == CR.BASE]
+
+
+def test_a_widened_call_that_runs_out_of_time_is_not_compared(twins):
+    slow = {c.input.split(":")[0]: got for c in twins.calls if c.name == "slow" for v, got in c.results if v == CR.BASE}
+    assert slow["past 2**32"] == CR.NOT_RUN + "ran out of time"
+    assert not [c for c, _, _ in twins.differences() if c.name == "slow"]

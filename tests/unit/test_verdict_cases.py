@@ -323,6 +323,32 @@ def test_a_call_that_differs_in_the_clean_room_is_impure_with_its_input_and_both
     assert v.stopped_at == "R2_cleanroom"
 
 
+def test_a_call_the_base_answers_otherwise_with_no_voter_failing_is_an_unjudged_change_in_the_agent_lane():
+    """A seventh outside attacker's round (against eff33e1): 23 of 25 dishonest patches merged, most
+    a bug on inputs no property draws (`cents & 0xFFFF_FFFF`). The base's code beside the head's, on
+    the voters' calls and their widenings, tells them apart: a difference no voter failed on is a
+    change no oracle judged."""
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    check = CleanroomCheck(TAX, "rate", PROPS, 48, (
+        ("past 2**32 (argument 1): rate(4294968296, 825)", "base", "83", "354334884"),
+        ("past 2**53: rate(9007199254741993, 9007199254741818)", "base", "1", "2")), compared=40)
+    agent = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
+    assert (agent.exit_code, lines(agent)) == (1, [
+        "UNJUDGED_CHANGE src/billing/tax.py:rate past 2**32 (argument 1): rate(4294968296, 825) gives 83 at the head and "
+        "354334884 at the base (2 of 40 call(s) compared differ: oracle/properties/test_tax_props.py's calls and their "
+        "widenings), and no voting oracle failed: the diff changes what it does where no oracle looks; land an oracle "
+        "that draws such inputs first, or take the change through the human lane"])
+    assert dict((n, (s, c)) for n, s, c in agent.ranks)["R2_cleanroom"] == ("fail", 48)
+    assert agent.stopped_at == "R2_cleanroom"  # no mutant runs after it
+    human = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True,
+                          lane="human"))
+    assert human.exit_code == 0 and lines(human) == lines(agent)  # reported for the reviewer, not blocked
+    # an impure call and a changed one are each reported; the impure count leaves the compared calls out
+    both = dataclasses.replace(check, differences=(("rate(1, 2)", "clock+400d", "0", "1"), *check.differences))
+    found = lines(evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(both,), cleanroom_ran=True)))
+    assert [line.split()[0] for line in found] == ["IMPURE", "UNJUDGED_CHANGE"] and "(1 of 8 replayed" in found[0]
+
+
 def test_calls_that_replay_the_same_pass_the_clean_room_rank_with_their_count():
     symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
     v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(CleanroomCheck(TAX, "rate", PROPS, 8),),

@@ -363,7 +363,7 @@ async def run_oracle_gate(
     # the helpers it awaits directly, not deeper.)
     verdict = V.evaluate(gi)
     if ran and verdict.stopped_at is None:
-        checks = await cleanroom_checks(comp, symbols, verdict, runs_judged, src, batches, jail)
+        checks = await cleanroom_checks(comp, symbols, verdict, runs_judged, src, batches, jail, policy.compare_base)
         gi = dataclasses.replace(gi, cleanroom=checks, cleanroom_ran=True)
         verdict = V.evaluate(gi)
     if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:

@@ -54,23 +54,39 @@ def _judges_of(comp: C.Comparison, verdict: V.Verdict, runs: Sequence[V.OracleRu
 
 
 P_FLOOR_KINDS = ("pure", "schema")
+# Regions whose changed functions are compared with the base's on their voters' calls, widened
+# (core/protocol/cleanroom.py): the P-floor kinds (replayed for purity too) and the L kinds. A
+# concurrent region's result may depend on the interleaving, so no twin could be told from it.
+COMPARED_KINDS = (*P_FLOOR_KINDS, "state", "io")
 
 
 async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                      runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, jail: Jail,
-                     ) -> Tuple[V.CleanroomCheck, ...]:
-    """Every changed function of a pure or schema region that a P or L voter executed: the
-    strongest such voter's calls into it, sampled and replayed in clean interpreters (core/protocol/cleanroom.py)."""
+                     compare_base: bool = True) -> Tuple[V.CleanroomCheck, ...]:
+    """Every changed function of a pure, schema, state or io region that a P or L voter executed:
+    the strongest such voter's calls into it, sampled and replayed in clean interpreters
+    (core/protocol/cleanroom.py), for purity where the region promises it, and against the base's
+    code on the same and widened inputs where the file has a base."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     judges_of = _judges_of(comp, verdict, runs, batches)
     kinds = {r.path: r.kind for r in comp.regions}
+    base_sources = {p: b for p in kinds if compare_base and is_py(p) and (b := src.base.get(p)) is not None
+                    and src.head.get(p) not in (None, b)}  # the diff's changed production files, at the base
+    try:
+        base_env = CR.encode_base(base_sources) if base_sources else ""
+        too_large = ""
+    except ValueError as e:
+        base_env, too_large = "", str(e)
     wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
     derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
     tables: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {}  # path -> its symbols, parsed once
     for sym in symbols:
         text = src.head.get(sym.path)
-        if sym.change == "deleted" or kinds.get(sym.path) not in P_FLOOR_KINDS or text is None:
+        if sym.change == "deleted" or kinds.get(sym.path) not in COMPARED_KINDS or text is None:
             continue
+        pure = kinds[sym.path] in P_FLOOR_KINDS
+        if not pure and (not base_env or sym.path not in base_sources):
+            continue  # compared with the base only: nothing to compare with
         if sym.path not in tables:
             try:
                 tables[sym.path] = all_symbols(text)
@@ -91,13 +107,15 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             voters = judges_of(f.path, f)
             if voters and f.qualname in table:
                 first, last = table[f.qualname][1]
-                wanted.setdefault(voters[0], []).append((f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last)))
+                wanted.setdefault(voters[0], []).append(
+                    (f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last, pure)))
     if not wanted:
         return ()
     order = sorted(wanted)
     by_address = {t.address.spec: t for t in await targets_of(order)}
     done = await MultiGet(
-        Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], CR.encode_watch(w for _, w in wanted[a]), jail))
+        Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], CR.encode_watch(w for _, w in wanted[a]),
+                                              jail, base_env))
         for a in order)
     out = []
     for address, run in zip(order, done):
@@ -117,11 +135,13 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             why = "; ".join(
                 [u.why for u in run.results.unreplayed if mine(u.path, u.line, u.name)]
                 + [got[len(CR.NOT_RUN):] for c in calls[:1] for _, got in c.results[:1] if got.startswith(CR.NOT_RUN)]
+                + ([f"not compared with the base: {too_large}"] if too_large else [])
             ) or "its voter made no call to it while a test ran"
             out.append(V.CleanroomCheck(
                 sym.path, sym.qualname, address, len(replayed),
                 tuple((c.input, v, c.expected, got) for c in replayed for v, got in c.results if not CR.same(c.expected, got)),
-                why_not=why if not replayed else "", kind=kinds[sym.path]))
+                why_not=why if not replayed else "", kind=kinds[sym.path],
+                compared=len([c for c in replayed for v, got in c.results if v == CR.BASE and not got.startswith(CR.NOT_RUN)])))
     return tuple(out)
 
 

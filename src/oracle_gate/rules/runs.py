@@ -331,6 +331,7 @@ class CleanroomRunRequest:
     metadata: TestMetadata
     watch: str  # ORACLE_GATE_CLEANROOM: the functions to sample (core/protocol/cleanroom.py)
     jail: Jail = NO_JAIL
+    base: str = ""  # ORACLE_GATE_CLEANROOM_BASE: the base's sources of the changed files, or none
 
 
 @dataclass(frozen=True)
@@ -346,7 +347,9 @@ async def run_cleanroom(request: CleanroomRunRequest) -> CleanroomRun:
     by the recorder in clean interpreters; cached by the watch list like any process input."""
     address = request.target.address.spec
     rerun = await Get(OracleRerun, OracleRerunRequest(
-        request.target, request.metadata, FrozenDict({CR.ENV: request.watch}), f"oracle-gate clean room for {address}",
+        request.target, request.metadata,
+        FrozenDict({CR.ENV: request.watch, **({CR.BASE_ENV: request.base} if request.base else {})}),
+        f"oracle-gate clean room for {address}",
         jail=request.jail))
     result = rerun.result
     if result is None:

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import base64
 import importlib
+import importlib.machinery
+import inspect
 import json
 import os
 import pickle
 import pwd
+import resource
+import signal
 import sys
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, outcome_of
+    from ..core.protocol.cleanroom import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
+                                           WIDENED_MEMORY_BYTES, ADDRESS, canonical, outcome_of, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
-    from cleanroom_protocol import NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, outcome_of  # type: ignore[no-redef]  # pants: no-infer-dep
+    from cleanroom_protocol import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,  # type: ignore[no-redef]  # pants: no-infer-dep
+                                    WIDENED_MEMORY_BYTES, ADDRESS, canonical, outcome_of, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
@@ -228,9 +234,151 @@ class _NoRunners:
         return None
 
 
+class _BaseCode:
+    """First on sys.meta_path in the base's twin interpreter: a module whose file the diff changed
+    is loaded from the base's source under the same file name; every other import resolves as in
+    the head's twin."""
+
+    def __init__(self, sources: Dict[str, str]) -> None:
+        self.sources = {os.path.realpath(p): text for p, text in sources.items()}
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        origin = getattr(spec, "origin", None)
+        if origin and spec.loader is not None and os.path.realpath(origin) in self.sources:
+            spec.loader = _BaseLoader(fullname, origin, self.sources[os.path.realpath(origin)])
+        return spec
+
+
+class _BaseLoader(importlib.machinery.SourceFileLoader):
+    def __init__(self, fullname: str, path: str, source: str) -> None:
+        super().__init__(fullname, path)
+        self.source = source
+
+    def get_code(self, fullname: str) -> Any:
+        return compile(self.source, self.path, "exec", dont_inherit=True)
+
+
+class _TimedOut(BaseException):
+    pass
+
+
+def _alarm(signum: int, frame: Any) -> None:
+    raise _TimedOut()
+
+
+# What a twin interpreter says of a call it cannot compare (never a difference).
+UNCOMPARABLE = (MemoryError, RecursionError, ImportError, _TimedOut)
+
+
+def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
+    """Each call as recorded, then each of its widenings: [shown, what it did] (or NOT_RUN and why).
+    A widening that ran out of time or memory for a function is not tried on its later calls."""
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (WIDENED_MEMORY_BYTES, WIDENED_MEMORY_BYTES))
+    except (ValueError, OSError):
+        pass
+    signal.signal(signal.SIGALRM, _alarm)
+    out: List[List[List[str]]] = []
+    spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
+    for call in spec["calls"]:
+        got: List[List[str]] = []
+        blob = base64.b64decode(call["args"])
+        gave_up = spent.setdefault((call["module"], tuple(call["chain"])), [])
+        try:
+            fn = _resolve(call["module"], call["chain"])
+            constants = [int(c) for c in call.get("constants", ())]
+            args, kwargs = pickle.loads(blob)
+            inputs = [("", blob), *((name, pickle.dumps((a, k), protocol=4))
+                                    for name, a, k in widenings(args, kwargs, constants, _kept(fn, args, kwargs)))]
+        except BaseException as e:
+            out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
+            continue
+        for name, data in inputs:
+            args, kwargs = pickle.loads(data)  # afresh: a call may change its arguments
+            shown = f"{name}: {call['name']}({_shown(args, kwargs)})" if name else ""
+            if name in gave_up:
+                got.append([shown, f"{NOT_RUN}ran out of time or memory on an earlier call"])
+                continue
+            before = _state(args, kwargs)
+            signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
+            try:
+                result, raised = fn(*args, **kwargs), None
+            except _TimedOut:
+                result, raised = None, _TimedOut()
+            except BaseException as e:
+                result, raised = None, e
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            if isinstance(raised, UNCOMPARABLE):
+                why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
+                if isinstance(raised, (_TimedOut, MemoryError)):
+                    gave_up.append(name)
+                got.append([shown, f"{NOT_RUN}{why}"])
+                continue
+            did = outcome_of(result, raised)
+            after = _state(args, kwargs)
+            got.append([shown, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
+        out.append(got)
+    return out
+
+
+def _kept(fn: Any, args: Any, kwargs: Any) -> List[Any]:
+    """The arguments whose type a widening must keep: those of a parameter annotated `int` or not
+    annotated at all (its calls are then the only word on its type); all of them where the
+    signature cannot be read."""
+    slots = [*range(len(args)), *kwargs]
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return slots
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    rest = next((p for p in params if p.kind == p.VAR_POSITIONAL), None)
+    named = {p.name: p for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    more = next((p for p in params if p.kind == p.VAR_KEYWORD), None)
+    out = []
+    for slot in slots:
+        param = (positional[slot] if slot < len(positional) else rest) if isinstance(slot, int) \
+            else named.get(slot, more)
+        if param is None or param.annotation in (inspect.Parameter.empty, int, "int"):
+            out.append(slot)
+    return out
+
+
+def _state(args: Any, kwargs: Any) -> str:
+    try:
+        return canonical([list(args), kwargs])
+    except Exception as e:
+        return f"unencodable ({type(e).__name__})"
+
+
+def _shown(args: Any, kwargs: Any) -> str:
+    try:
+        text = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+        return ADDRESS.sub("0x?", text)[:200]
+    except Exception as e:
+        return f"<arguments whose repr raised {type(e).__name__}>"
+
+
 def _child(spec_path: str, out_path: str) -> int:
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
+    if spec.get("twin"):
+        sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
+        if spec.get("base_sources"):
+            sys.meta_path.insert(0, _BaseCode(spec["base_sources"]))  # type: ignore[arg-type]
+        sys.path[:] = list(spec["sys_path"])
+        out = _twin(spec)
+        with open(out_path, "w", encoding="utf-8") as f:
+            json.dump(out, f)
+        return 0
     unavailable = other_world() if spec.get("other_world") else None
     if unavailable is not None:
         with open(out_path, "w", encoding="utf-8") as f:

@@ -16,6 +16,7 @@ relative to the build root), `address` and `fixtures` (locked fixture paths to r
 """
 from __future__ import annotations
 
+import ast
 import base64
 import dis
 import functools
@@ -36,7 +37,7 @@ import sys
 import tempfile
 import threading
 import types
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 import pytest  # pants: no-infer-dep
 
@@ -345,6 +346,30 @@ def _outside(root: str) -> str:
     raise OSError("no temporary directory")
 
 
+_FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+           ast.Pow: lambda a, b: a ** b if 0 <= b <= 128 and abs(a) < 1 << 16 else None,
+           ast.LShift: lambda a, b: a << b if 0 <= b <= 128 else None}
+
+
+def _folded(node: ast.AST) -> Optional[int]:
+    """The integer a constant expression of integer literals is (`10**12`, `-(2**15)`), or None."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is int else None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        inner = _folded(node.operand)
+        return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
+    if isinstance(node, ast.BinOp) and type(node.op) in _FOLDED:
+        left, right = _folded(node.left), _folded(node.right)
+        if left is None or right is None:
+            return None
+        try:
+            return _FOLDED[type(node.op)](left, right)
+        except ZeroDivisionError:
+            return None
+    return None
+
+
 def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -354,11 +379,14 @@ class _Sampler:
     the call began, outcome as it ended; per function, the SAMPLES_PER_FUNCTION calls whose
     arguments hash lowest among the first CALLS_CONSIDERED. Fed by the evidence profile hook."""
 
-    def __init__(self, watches: Sequence[CR.Watch], source: Callable[[str], Optional[str]]) -> None:
+    def __init__(self, watches: Sequence[CR.Watch], source: Callable[[str], Optional[str]],
+                 base: Optional[Mapping[str, str]] = None) -> None:
         self.watches: Dict[str, List[CR.Watch]] = {}
         for w in watches:
             self.watches.setdefault(w.path, []).append(w)
         self.source = source
+        self.base = dict(base or {})  # sandbox-relative path -> the base's source (CR.BASE_ENV)
+        self._pure: Dict[Key, bool] = {}
         self.active = False  # a test runs (not an import)
         self.patched = False  # the running test patches the world (a patching fixture, @mock.patch)
         self._keys: Dict[types.CodeType, Optional[Key]] = {}
@@ -375,6 +403,8 @@ class _Sampler:
             found = next((w for w in self.watches.get(path or "", ())
                           if w.name == code.co_name and w.first <= code.co_firstlineno <= w.last), None)
             self._keys[code] = (path, code.co_firstlineno, code.co_name) if found and path else None
+            if found and path:
+                self._pure[(path, code.co_firstlineno, code.co_name)] = found.pure
         return self._keys[code]
 
     def _skip(self, key: Key, why: str) -> None:
@@ -468,14 +498,17 @@ class _Sampler:
             sys_path = [os.path.abspath(os.path.join(root, p)) for p in sys.path
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
-                           "args": base64.b64encode(blob).decode("ascii")} for key, (blob, _, _) in calls]
+                           "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
+                           "constants": self._constants(key[0], root)} for key, (blob, _, _) in calls]
+            pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
+            twins = self._twins(work, script, sys_path, spec_calls, root, errors) if self.base else None
             outcomes: Dict[str, List[List[str]]] = {}
-            for i, (variant, offset, seed) in enumerate(CR.VARIANTS):
+            for i, (variant, offset, seed) in enumerate(CR.VARIANTS if pure else ()):
                 cwd = tempfile.mkdtemp(dir=work)
                 spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
                 with open(spec, "w", encoding="utf-8") as f:
-                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0, "calls": spec_calls,
-                               "other_world": variant in CR.OTHER_WORLD}, f)
+                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0,
+                               "calls": [spec_calls[j] for j in pure], "other_world": variant in CR.OTHER_WORLD}, f)
                 env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
                        "TMPDIR": cwd}
                 proc = subprocess.run([sys.executable, "-s", "-B", script, spec, out], cwd=cwd, env=env,
@@ -488,19 +521,88 @@ class _Sampler:
                     last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
                     why = f"the clean interpreter exited {proc.returncode} without results: {last}"
                     errors.append(f"clean variant {variant}: {why}")
-                    outcomes[variant] = [[f"{CR.NOT_RUN}{why}"]] * len(calls)
+                    outcomes[variant] = [[f"{CR.NOT_RUN}{why}"]] * len(pure)
         finally:
             shutil.rmtree(work, ignore_errors=True)
         out_calls = []
-        for j, (key, (_, shown, expected)) in enumerate(calls):
+        for i, j in enumerate(pure):
+            key, (_, shown, expected) = calls[j]
             results = []
             for variant, _, _ in CR.VARIANTS:
-                got = outcomes[variant][j]
+                got = outcomes[variant][i]
                 results.append((variant, got[0]))
                 if len(got) > 1:
                     results.append((CR.AGAIN, got[1]))
             out_calls.append(CR.Call(key[0], key[1], key[2], shown, expected, tuple(results)))
+        for j, (key, (_, shown, _expected)) in enumerate(calls if twins is not None else ()):
+            head, again, base = (twins[side][j] for side in ("head", "again", "base"))  # type: ignore[index]
+            for k, (input_shown, did) in enumerate(head):
+                other = again[k][1] if k < len(again) else f"{CR.NOT_RUN}no twin"
+                then = base[k][1] if k < len(base) else base[0][1]
+                results: List[Tuple[str, str]] = []
+                if did.startswith(CR.NOT_RUN):
+                    then = did
+                elif other != did and not other.startswith(CR.NOT_RUN):
+                    if self._pure.get(key, True):  # a pure result does not depend on the hash seed
+                        results.append((CR.HASH_SEED, other))
+                    then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
+                out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
+                                         (*results, (CR.BASE, then))))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
+
+    def _constants(self, path: str, root: str) -> List[int]:
+        """The integers a changed module names, at the head and at the base, each with its
+        neighbours (for the twins' `a constant of the code` widenings): at most 12, smallest first."""
+        found: Set[int] = set()
+        texts = [self.base.get(path)]
+        try:
+            with open(os.path.join(root, path), encoding="utf-8") as f:
+                texts.append(f.read())
+        except (OSError, ValueError):
+            pass
+        for text in texts:
+            try:
+                tree = ast.parse(text or "")
+            except (SyntaxError, ValueError):
+                continue
+            todo: List[ast.AST] = [tree]
+            while todo:
+                node = todo.pop()
+                value = _folded(node)
+                if value is None:
+                    todo.extend(ast.iter_child_nodes(node))
+                elif abs(value) < 1 << 63:  # the whole expression, not its parts: `-(2**15)`, not 2 and 15
+                    found.update({value - 1, value, value + 1, -value})
+        return sorted(found, key=lambda n: (abs(n), n))[:12]
+
+    def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
+               errors: List[str]) -> Dict[str, List[List[List[str]]]]:
+        """Every call and its widenings in three clean interpreters alike but for the code: the
+        head's twice (other hash seeds), the base's once (core/protocol/cleanroom.py)."""
+        sources = {os.path.join(root, path): text for path, text in self.base.items()}
+        out: Dict[str, List[List[List[str]]]] = {}
+        for side, seed, base in (("head", 6, None), ("again", 7, None), ("base", 6, sources)):
+            cwd = tempfile.mkdtemp(dir=work)
+            spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
+            with open(spec, "w", encoding="utf-8") as f:
+                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "base_sources": base}, f)
+            env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd}
+            try:
+                proc = subprocess.run([sys.executable, "-s", "-B", script, spec, got], cwd=cwd, env=env,
+                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      timeout=CR.CHILD_TIMEOUT * 4)
+                ended = f"exited {proc.returncode}"
+                last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
+            except subprocess.TimeoutExpired:
+                ended, last = f"ran over {CR.CHILD_TIMEOUT * 4}s", ""
+            try:
+                with open(got, encoding="utf-8") as f:
+                    out[side] = json.load(f)
+            except (OSError, ValueError):
+                why = f"the {side} twin {ended} without results: {last}"
+                errors.append(f"base comparison: {why}")
+                out[side] = [[["", f"{CR.NOT_RUN}{why}"]] for _ in spec_calls]
+        return out
 
 
 # -- tracebacks and skips --------------------------------------------------------------------------
@@ -682,7 +784,8 @@ class Recorder:
     def _start_sampler(self) -> None:
         watch = os.environ.get(CR.ENV)
         if watch:
-            self.sampler = _Sampler(CR.decode_watch(watch), self._source)
+            base = os.environ.get(CR.BASE_ENV)
+            self.sampler = _Sampler(CR.decode_watch(watch), self._source, CR.decode_base(base) if base else None)
 
     # -- plumbing ------------------------------------------------------------------------------
     def _guard(self, fn: Callable[..., Any], *args: Any) -> Any:

@@ -116,6 +116,7 @@ class CleanroomCheck:
     differences: Tuple[Tuple[str, str, str, str], ...] = ()
     why_not: str = ""  # why no call was replayed (when none was)
     kind: str = "pure"  # the region's kind
+    compared: int = 0  # calls (as recorded or widened) run by the head's code and the base's alike
 
 
 # What each clean variant changed, as the reason line says it.
@@ -124,6 +125,7 @@ VARIANT_TEXT = {
     "clock+1d": "with the clock 1 day ahead", "clock+400d": "with the clock 400 days ahead",
     "clock+10y": "with the clock 10 years ahead",
     "again": "when called again in one process after its first result was mutated (a shared result)",
+    "hash-seed": "on this widened input in a twin interpreter with another PYTHONHASHSEED",
 }
 
 MUTANT_JUDGED = ("killed", "survived")  # the statuses that say what the oracles made of a mutant
@@ -605,20 +607,37 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
     return tuple(reasons)
 
 
+BASE_VARIANT = "base"  # core/protocol/cleanroom.BASE: the base's code beside the head's
+
+
 def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
     """A pure function does what it did under the test whatever the interpreter, directory,
-    environment and clock, and twice in a row: any difference is IMPURE."""
+    environment and clock, and twice in a row: any difference is IMPURE. And a changed function
+    does what the base's did on every input its voters drew and every widening of those, unless a
+    voter failed: any difference is a change no oracle judged, UNJUDGED_CHANGE."""
     reasons: List[Reason] = []
     for c in gi.cleanroom:
-        if c.differences:
-            shown, variant, expected, got = c.differences[0]
-            n = len({d[0] for d in c.differences})
+        impure = [d for d in c.differences if d[1] != BASE_VARIANT]
+        changed = [d for d in c.differences if d[1] == BASE_VARIANT]
+        if impure:
+            shown, variant, expected, got = impure[0]
+            n = len({d[0] for d in impure})
             reasons.append(Reason(
                 "IMPURE", Severity.PRODUCT,
                 f"IMPURE {c.path}:{c.symbol} {VARIANT_TEXT.get(variant, variant)}: {shown} gave {expected[:160]} under "
-                f"the test and {got[:160]} there ({n} of {c.replayed} replayed call(s) of {c.address} differ); a "
-                f"{c.kind} region's result depends on its arguments only", c.path))
-        elif not c.replayed:
+                f"the test and {got[:160]} there ({n} of {c.replayed - c.compared} replayed call(s) of {c.address} "
+                f"differ); a {c.kind} region's result depends on its arguments only", c.path))
+        if changed:
+            shown, _, head, base = changed[0]
+            reasons.append(Reason(
+                "UNJUDGED_CHANGE", Severity.PRODUCT if gi.lane == "agent" else Severity.INFO,
+                f"UNJUDGED_CHANGE {c.path}:{c.symbol} {shown[:160]} gives {head[:120]} at the head and {base[:120]} "
+                f"at the base ({len(changed)} of {c.compared} call(s) compared differ: {c.address}'s calls and their "
+                f"widenings), and no voting oracle failed: the diff changes what it does where no oracle looks; land "
+                f"an oracle that draws such inputs first, or take the change through the human lane", c.path))
+        if impure or changed:
+            continue
+        if not c.replayed and c.kind in ("pure", "schema"):
             reasons.append(Reason(
                 "NOT_REPLAYED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
                 f"NOT_REPLAYED {c.path}:{c.symbol}: no call {c.address} made could be replayed in a clean interpreter "
@@ -738,8 +757,8 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R1_lock", lock_fail, len(gi.locked_expected), True),
         ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
         ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
-        ("R2_cleanroom", any(r.code == "IMPURE" or (r.code == "NOT_REPLAYED" and r.severity is not Severity.INFO)
-                             for r in reasons),
+        ("R2_cleanroom", any(r.code == "IMPURE" or (r.code in ("NOT_REPLAYED", "UNJUDGED_CHANGE")
+                                                    and r.severity is not Severity.INFO) for r in reasons),
          sum(c.replayed for c in gi.cleanroom), gi.cleanroom_ran),
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),
         # Lines the budget never reached were not checked: the rank fails in both lanes (the human

@@ -103,6 +103,7 @@ class Policy:
     mutants_per_symbol: int = 4
     mutation_budget: int = 24
     mutation_timeout: int = 60
+    compare_base: bool = True  # the clean room's base-against-head comparison (UNJUDGED_CHANGE)
     dry_run: bool = False
     run_all: bool = False
     jail: bool = True

@@ -11,6 +11,20 @@ result mutated in between (a pure result is not shared state). It writes what ea
 returned to `RESULTS_RELPATH`; the gate compares, so any difference is `IMPURE`, whatever the
 channel (the capture class of sys.stdout, the working directory, the date, the environment).
 
+Base against head: where the gate also hands over the base's sources of the diff's changed files
+(`BASE_ENV`), each sampled call, and each of its widenings (`widenings`: the same arguments
+negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, upper-cased, with a non-ASCII
+letter or an invalid UTF-8 byte, repeated past 300 items, a key dropped, emptied, also inside JSON
+text and one argument at a time; one integer negated; an integer argument replaced by a constant
+the code names), runs in two clean interpreters
+alike but for the code: the head's and the base's (an import hook serves the base's files). What a
+call returned, raised and left in its arguments there is compared (the `BASE` variant); the head's
+side runs twice, with other hash seeds, and a call whose head side differs from itself (in a pure
+region, `IMPURE`: the `HASH_SEED` variant), runs out of time or memory, or cannot import the base
+is not compared. A difference is a change in behaviour
+the diff makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch whose region does not
+promise purity (`io`, `state`) is compared this way only.
+
 The clean interpreter's program is sandbox/clean_interpreter.py; the recorder copies it and this
 module (which therefore imports the standard library only) to a temporary directory and runs it as
 a script, so nothing the clean interpreter imports names the gate.
@@ -18,13 +32,16 @@ a script, so nothing the clean interpreter imports names the gate.
 from __future__ import annotations
 
 import base64
+import binascii
+import copy
 import dataclasses
 import enum
 import hashlib
 import json
 import re
+import zlib
 from dataclasses import dataclass
-from typing import Any, Iterable, Optional, Tuple
+from typing import AbstractSet, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 ENV = "ORACLE_GATE_CLEANROOM"
 RESULTS_RELPATH = "oracle-gate/cleanroom.json"
@@ -43,6 +60,12 @@ VARIANTS: Tuple[Tuple[str, int, int], ...] = (
 OTHER_WORLD = frozenset({"other-world"})
 OTHER_WORLD_PID = 23_000
 AGAIN = "again"  # the second call in one process, after the first result was mutated
+BASE = "base"  # the base's code on the same (or a widened) input, beside the head's in a twin interpreter
+HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with another PYTHONHASHSEED (pure only)
+BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
+MAX_BASE_ENV_CHARS = 100 * 1024
+WIDENED_CALL_SECONDS = 0.5  # per call, base and head alike; a call that runs longer is not compared
+WIDENED_MEMORY_BYTES = 2 << 30  # the address space of a twin interpreter
 SAMPLES_PER_FUNCTION = 8  # kept per function: the calls whose pickled arguments hash lowest
 CALLS_CONSIDERED = 400  # per function; later calls are counted, not sampled
 MAX_ARGS_BYTES = 16384
@@ -104,24 +127,268 @@ ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 @dataclass(frozen=True)
 class Watch:
     """A function to sample: its file (sandbox-relative), its code's name and the lines of its
-    definition (a code object whose first line falls inside, decorators included)."""
+    definition (a code object whose first line falls inside, decorators included); `pure`: its
+    region promises purity (the clean variants judge it), else it is compared with the base only."""
 
     path: str
     name: str
     first: int
     last: int
+    pure: bool = True
 
 
 def encode_watch(watches: Iterable[Watch]) -> str:
-    return json.dumps(sorted([w.path, w.name, w.first, w.last] for w in watches), separators=(",", ":"))
+    return json.dumps(sorted([w.path, w.name, w.first, w.last, int(w.pure)] for w in watches), separators=(",", ":"))
 
 
 def decode_watch(value: str) -> Tuple[Watch, ...]:
     try:
         raw = json.loads(value)
-        return tuple(Watch(str(p), str(n), int(a), int(b)) for p, n, a, b in raw)
-    except (ValueError, TypeError) as e:
-        raise ValueError(f"{ENV} is not a list of [path, name, first, last]: {e}") from None
+        return tuple(Watch(str(w[0]), str(w[1]), int(w[2]), int(w[3]), bool(w[4]) if len(w) == 5 else True)
+                     for w in raw if 4 <= len(w) <= 5 or _no(w))
+    except (ValueError, TypeError, IndexError) as e:
+        raise ValueError(f"{ENV} is not a list of [path, name, first, last, pure]: {e}") from None
+
+
+def _no(entry: Any) -> bool:
+    raise ValueError(f"an entry of {len(entry)} items")
+
+
+def encode_base(sources: Mapping[str, str]) -> str:
+    """The `BASE_ENV` value: base64 of zlib of JSON {sandbox-relative path: the base's source}.
+    ValueError when it would be over MAX_BASE_ENV_CHARS (the comparison is then not made)."""
+    payload = json.dumps(dict(sorted(sources.items())), separators=(",", ":")).encode("utf-8")
+    value = base64.b64encode(zlib.compress(payload, 9)).decode("ascii")
+    if len(value) > MAX_BASE_ENV_CHARS:
+        raise ValueError(f"the base's sources of the changed files are {len(value)} characters encoded, over "
+                         f"the {MAX_BASE_ENV_CHARS} an environment variable carries here")
+    return value
+
+
+def decode_base(value: str) -> Dict[str, str]:
+    try:
+        raw = json.loads(zlib.decompress(base64.b64decode(value.encode("ascii"), validate=True)).decode("utf-8"))
+        if not isinstance(raw, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.items()):
+            raise ValueError("not a map of paths to sources")
+        return dict(raw)
+    except (ValueError, TypeError, UnicodeError, zlib.error, binascii.Error) as e:
+        raise ValueError(f"{BASE_ENV} is not the base's sources: {type(e).__name__}: {e}") from None
+
+
+# -- widened inputs ---------------------------------------------------------------------------------
+def _number(leaf: Callable[[int], Any]) -> Callable[[Any], Any]:
+    def widen(value: Any) -> Any:
+        return leaf(value) if type(value) is int else _UNCHANGED
+    return widen
+
+
+def _text(leaf: Callable[[str], str], raw: Optional[Callable[[bytes], bytes]] = None) -> Callable[[Any], Any]:
+    def widen(value: Any) -> Any:
+        if type(value) is str:
+            return leaf(value)
+        if raw is not None and type(value) is bytes:
+            return raw(value)
+        return _UNCHANGED
+    return widen
+
+
+def _repeated(value: Any) -> Any:
+    if type(value) in (list, tuple) and value:
+        times = -(-REPEATED_TO // len(value))
+        return type(value)((list(value) * times)[:max(REPEATED_TO, len(value))])
+    return _UNCHANGED
+
+
+def _key_dropped(last: bool) -> Callable[[Any], Any]:
+    def widen(value: Any) -> Any:
+        if type(value) is dict and value:
+            dropped = list(value)[-1 if last else 0]
+            return {k: v for k, v in value.items() if k is not dropped}
+        return _UNCHANGED
+    return widen
+
+
+def _emptied(value: Any) -> Any:
+    return type(value)() if type(value) in (list, tuple, dict, set, str, bytes) and value else _UNCHANGED
+
+
+class _Nth:
+    """Negates the n-th integer met (walk order; n = -1 counts them and changes none)."""
+
+    def __init__(self, n: int) -> None:
+        self.n, self.seen = n, 0
+
+    def __call__(self, value: Any) -> Any:
+        if type(value) is not int:
+            return _UNCHANGED
+        self.seen += 1
+        return (-value if value else -1) if self.seen - 1 == self.n else _UNCHANGED
+
+
+_UNCHANGED = object()
+REPEATED_TO = 300
+MAX_WIDENINGS = 48  # per call, in the order below
+# (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
+WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
+    ("negated", _number(lambda n: -n if n else -1)),
+    ("past 2**32", _number(lambda n: n + (1 << 32) if n >= 0 else n - (1 << 32))),
+    ("past 2**53", _number(lambda n: n + (1 << 53) + 1 if n >= 0 else n - (1 << 53) - 1)),
+    ("with a trailing 5", _number(lambda n: n * 10 + (5 if n >= 0 else -5))),
+    ("as a fraction", _number(lambda n: n + 0.5)),  # the one that changes a type: see `kept`
+    ("every integer 1", _number(lambda n: 1)),
+    ("upper-cased", _text(str.upper, bytes.upper)),
+    ("with a non-ASCII letter", _text(lambda t: t + "\u00e9")),
+    ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
+    ("repeated", _repeated),
+    ("with its first key dropped", _key_dropped(False)),
+    ("with its last key dropped", _key_dropped(True)),
+    ("emptied", _emptied),
+)
+
+
+TYPE_CHANGING = frozenset({"as a fraction"})
+
+
+def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable[int] = (),
+              kept: Iterable[Any] = (), ) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]]:
+    """The widenings of a call's arguments, each (its name, args, kwargs), at most MAX_WIDENINGS,
+    each changing them and no two alike: each of WIDENINGS applied to every value of its kind
+    (walking lists, tuples, dicts and their keys, sets, plain objects' attribute values, and text
+    that holds JSON), then to each argument alone where it changed more than one; the first and
+    the last integer alone negated; and each integer argument replaced by each of `constants`
+    (integers the code itself names). A widening that changes a value's type (TYPE_CHANGING) never
+    touches the arguments in `kept` (positions or keywords whose type it would leave: a parameter
+    annotated `int`, or not annotated, where the calls are the only word on its type). Bools are
+    no integers here; nothing given is changed (an object is copied). Deterministic: the same
+    arguments widen the same way in any interpreter."""
+    out: List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]] = []
+    seen = {canonical([list(args), kwargs])}
+
+    def add(name: str, a: Tuple[Any, ...], k: Dict[str, Any]) -> None:
+        try:
+            key = canonical([list(a), k])
+        except Exception:
+            return
+        if key not in seen and len(out) < MAX_WIDENINGS:
+            seen.add(key)
+            out.append((name, a, k))
+
+    slots: List[Any] = [*range(len(args)), *kwargs]
+    for name, leaf in WIDENINGS:
+        fixed = frozenset(kept) if name in TYPE_CHANGING else frozenset()
+        a, k, changed = _apply(args, kwargs, leaf, skip=fixed)
+        if not changed:
+            continue
+        add(name, a, k)
+        alone = [(slot, _apply(args, kwargs, leaf, slot)) for slot in slots if slot not in fixed]
+        alone = [(slot, got) for slot, got in alone if got[2]]
+        for slot, (a, k, _) in alone if len(alone) > 1 else ():
+            add(f"{name} ({_slot(slot)})", a, k)
+    count = _Nth(-1)
+    _apply(args, kwargs, count)
+    for name, n in (("the first integer negated", 0), ("the last integer negated", count.seen - 1)):
+        if count.seen > 1:
+            a, k, _ = _apply(args, kwargs, _Nth(n))
+            add(name, a, k)
+    for slot in slots:
+        value = args[slot] if isinstance(slot, int) else kwargs[slot]
+        for c in constants if type(value) is int else ():
+            a, k = list(args), dict(kwargs)
+            if isinstance(slot, int):
+                a[slot] = c
+            else:
+                k[slot] = c
+            add(f"{_slot(slot)} = {c}, a constant of the code", tuple(a), k)
+    return out
+
+
+def _slot(slot: Any) -> str:
+    return f"argument {slot + 1}" if isinstance(slot, int) else f"{slot}="
+
+
+def _apply(args: Tuple[Any, ...], kwargs: Dict[str, Any], leaf: Callable[[Any], Any], only: Any = None,
+           skip: AbstractSet[Any] = frozenset()) -> Tuple[Tuple[Any, ...], Dict[str, Any], bool]:
+    """args and kwargs with `leaf` applied through each value (or only the one in slot `only`: a
+    position or a keyword; never those in `skip`), and whether anything changed."""
+    changed = False
+    a = []
+    for i, v in enumerate(args):
+        if (only is None or only == i) and i not in skip:
+            v, c = _widen(v, leaf, 0)
+            changed = changed or c
+        a.append(v)
+    k = {}
+    for name, v in kwargs.items():
+        if (only is None or only == name) and name not in skip:
+            v, c = _widen(v, leaf, 0)
+            changed = changed or c
+        k[name] = v
+    return tuple(a), k, changed
+
+
+def _widen(value: Any, leaf: Callable[[Any], Any], depth: int) -> Tuple[Any, bool]:
+    if depth > 20:
+        return value, False
+    kind = type(value)
+    if kind in (str, bytes):
+        structured = _json_widened(value, leaf, depth)
+        if structured is not None:
+            return structured, True
+    got = leaf(value)
+    if got is not _UNCHANGED and not (type(got) is kind and got == value):
+        return got, True
+    if kind in (list, tuple):
+        parts = [_widen(v, leaf, depth + 1) for v in value]
+        if any(c for _, c in parts):
+            return kind(v for v, _ in parts), True
+    elif kind is dict:
+        items = [(_widen(k, leaf, depth + 1), _widen(v, leaf, depth + 1)) for k, v in value.items()]
+        if any(kc or vc for (_, kc), (_, vc) in items):
+            try:
+                return {k: v for (k, _), (v, _) in items}, True
+            except TypeError:  # a widened key that cannot be one
+                return value, False
+    elif kind in (set, frozenset):
+        parts = [_widen(v, leaf, depth + 1) for v in value]
+        if any(c for _, c in parts):
+            try:
+                return kind(v for v, _ in parts), True
+            except TypeError:
+                return value, False
+    elif hasattr(value, "__dict__") and not isinstance(value, type) and type(vars(value)) is dict \
+            and kind.__module__ not in ("builtins", "types"):
+        attrs = {k: _widen(v, leaf, depth + 1) for k, v in vars(value).items()}  # its values, never its names
+        if any(c for _, c in attrs.values()):
+            try:
+                other = copy.copy(value)
+                vars(other).update({k: v for k, (v, _) in attrs.items()})
+                return other, True
+            except Exception:
+                return value, False
+    return value, False
+
+
+def _json_widened(value: Any, leaf: Callable[[Any], Any], depth: int) -> Any:
+    """Text (or UTF-8 bytes) holding a JSON object or array, widened inside and written back as
+    JSON; None when it holds none or nothing inside changed."""
+    try:
+        text = value.decode("utf-8") if isinstance(value, bytes) else value
+    except UnicodeDecodeError:
+        return None
+    if text.lstrip()[:1] not in ("{", "["):
+        return None
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        return None
+    widened, changed = _widen(parsed, leaf, depth + 1)
+    if not changed:
+        return None
+    try:
+        out = json.dumps(widened)
+    except (TypeError, ValueError):
+        return None
+    return out.encode("utf-8") if isinstance(value, bytes) else out
 
 
 # -- what the recorder writes ---------------------------------------------------------------------
