@@ -3,7 +3,7 @@
 
     python3 build-support/bench/bench.py                          # 100 and 1,000 targets (~30 min idle)
     python3 build-support/bench/bench.py --sizes 100 1000 5000    # adds the 5,000-target repo
-    python3 build-support/bench/bench.py --only analysis          # or evidence, mutation, rerun, jail
+    python3 build-support/bench/bench.py --only analysis          # or evidence, mutation, rerun, jail, compare
 
 What it measures (issues 8, 9 and 11):
 
@@ -19,7 +19,9 @@ What it measures (issues 8, 9 and 11):
 - mutation: diffs touching 1, 5 and 20 symbols of the billing example: mutants generated, run,
   killed and survived (from the JSON report), seconds, and a rerun's executed processes;
 - jail: the full gate with its test processes jailed against the same gate with `--no-oracle-gate-jail`
-  (billing, and the largest synthetic repository), every test, mutant and clean room executed afresh.
+  (billing, and the largest synthetic repository), every test, mutant and clean room executed afresh;
+- compare: the same with the base's code beside the head's (`--oracle-gate-compare-base`) against
+  `--no-oracle-gate-compare-base`.
 
 The plugin is benchmarked from a snapshot taken at start (src/ and examples/billing copied to a
 temporary directory) with the launcher committed at HEAD, so edits in progress elsewhere cannot
@@ -52,7 +54,7 @@ ROOT = Path(__file__).resolve().parents[2]
 MODULES_PER_PACKAGE = 8  # + one property oracle + one example test + one locked fixture = 11 targets
 TARGETS_PER_PACKAGE = MODULES_PER_PACKAGE + 3
 GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
-SECTIONS = ("analysis", "evidence", "rerun", "mutation", "jail")
+SECTIONS = ("analysis", "evidence", "rerun", "mutation", "jail", "compare")
 START = time.monotonic()
 
 
@@ -737,14 +739,29 @@ class Bench:
 
     # 6 ------------------------------------------------------------------------------------------------
     def measure_jail(self) -> Table:
-        table = Table("6. The jail's cost: the full gate with every test process jailed vs `--no-oracle-gate-jail`",
-                      ("repo", "diff", "jailed (wall)", "unjailed (wall)", "ratio (wall)", "CPU jailed / unjailed",
-                       "ratio (CPU)", "executed, jailed: tests / mutants / clean rooms / all",
-                       "executed, unjailed", "verdicts (jailed; unjailed)", "load"))
+        return self._gate_with_and_without(
+            "6. The jail's cost: the full gate with every test process jailed vs `--no-oracle-gate-jail`",
+            "jail", ("jailed", "unjailed"), ("--oracle-gate-jail", "--no-oracle-gate-jail"), "1.1x")
+
+    # 7 ------------------------------------------------------------------------------------------------
+    def measure_compare(self) -> Table:
+        return self._gate_with_and_without(
+            "7. The base beside the head: the full gate with its twin interpreters (`UNJUDGED_CHANGE`) vs "
+            "`--no-oracle-gate-compare-base`", "compare", ("compared", "not compared"),
+            ("--oracle-gate-compare-base", "--no-oracle-gate-compare-base"), "1.5x")
+
+    def _gate_with_and_without(self, title: str, name: str, sides: Tuple[str, str], flags: Tuple[str, str],
+                               goal: str) -> Table:
+        """The full gate with `flags[0]` against the same gate with `flags[1]`, on billing's 5-symbol
+        diff and the largest synthetic repository's 10-target one, interleaved."""
+        on, off = sides
+        table = Table(title, ("repo", "diff", f"{on} (wall)", f"{off} (wall)", "ratio (wall)", f"CPU {on} / {off}",
+                              "ratio (CPU)", f"executed, {on}: tests / mutants / clean rooms / all",
+                              f"executed, {off}", f"verdicts ({on}; {off})", "load"))
         table.notes.append("each run executes every test, mutant and clean-room process afresh (a new value of an "
                            "environment variable in `[test].extra_env_vars` on the command line: a new cache key, "
-                           "nothing else changed) and reuses the base's facts (built once before); ratio = jailed / "
-                           "unjailed, medians; goal <= 1.1x")
+                           "nothing else changed) and reuses the base's facts (built once before); ratio = "
+                           f"{on} / {off}, medians; goal <= {goal}")
         billing = self.billing_repo()
         synthetic = self.repo(max(self.args.sizes))
         count, branch = min(synthetic.branches.items(), key=lambda kv: abs(kv[0] - 10))
@@ -752,22 +769,22 @@ class Bench:
                  (synthetic.root, branch, f"synthetic, {synthetic.targets} targets", f"{count} changed")]
         for root, branch, label, diff in cases:
             git(root, "checkout", "-q", branch)
-            progress(f"jail: {label}, base facts (a dry run)")
+            progress(f"{name}: {label}, base facts (a dry run)")
             gate_dry(self.snap, root)
 
-            def gate(jailed: bool) -> Run:
+            def gate(flag: str) -> Run:
                 salt = f"['ORACLE_GATE_BENCH_SALT={time.time_ns()}']"
                 return pants(self.snap, root, "-ldebug", "--stats-log", f"--test-extra-env-vars={salt}", "oracle-gate",
-                             "--oracle-gate-base=main", "--oracle-gate-jail" if jailed else "--no-oracle-gate-jail", "::")
+                             "--oracle-gate-base=main", flag, "::")
 
-            progress(f"jail: {label}, {self.args.repeat} interleaved full gates each way")
-            jailed, unjailed = interleaved(self.args.repeat, lambda: gate(True), lambda: gate(False))
-            wall = [med([r.seconds for r in runs]) for runs in (jailed, unjailed)]
-            cpu = [med([r.cpu for r in runs]) for runs in (jailed, unjailed)]
-            verdicts = "; ".join(" / ".join(sorted({_verdict_line(r) for r in runs})) for runs in (jailed, unjailed))
+            progress(f"{name}: {label}, {self.args.repeat} interleaved full gates each way")
+            first, second = interleaved(self.args.repeat, lambda: gate(flags[0]), lambda: gate(flags[1]))
+            wall = [med([r.seconds for r in runs]) for runs in (first, second)]
+            cpu = [med([r.cpu for r in runs]) for runs in (first, second)]
+            verdicts = "; ".join(" / ".join(sorted({_verdict_line(r) for r in runs})) for runs in (first, second))
             table.add(label, diff, secs(wall[0]), secs(wall[1]), ratio(*wall), f"{secs(cpu[0])} / {secs(cpu[1])}",
-                      ratio(*cpu), _execution_summary(jailed[-1]), _execution_summary(unjailed[-1]), verdicts,
-                      f"{loads(jailed)}; {loads(unjailed)}")
+                      ratio(*cpu), _execution_summary(first[-1]), _execution_summary(second[-1]), verdicts,
+                      f"{loads(first)}; {loads(second)}")
         return table
 
 
@@ -859,6 +876,8 @@ def main() -> int:
             steps.append(("mutation", bench.measure_mutation))
         if "jail" in sections:
             steps.append(("jail", bench.measure_jail))
+        if "compare" in sections:
+            steps.append(("compare", bench.measure_compare))
         for name, step in steps:
             try:
                 table = step()

@@ -12,6 +12,7 @@ itself), a second entry gates the same edit with `--oracle-gate-run-all` and exp
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import os
@@ -53,7 +54,7 @@ class Patch:
 
 def EXIT_OF(code: str) -> int:  # noqa: N802 (a table, read as one)
     """The exit code a verdict whose deciding reason is `code` has (docs/reference.md, "Reason lines and exit codes")."""
-    if code in ("FAIL", "NO_RESULTS", "ORACLE_ERROR", "PROBE_NUMB", "NUMB", "IMPURE"):
+    if code in ("FAIL", "NO_RESULTS", "ORACLE_ERROR", "PROBE_NUMB", "NUMB", "IMPURE", "UNJUDGED_CHANGE"):
         return 1
     if code == "EMPTY_VOTE":
         return 3
@@ -1310,3 +1311,11 @@ CATALOGUE = CATALOGUE + (
           "the schema matches required keys case-insensitively: an invoice under `LINES` is never checked",
           _outside("schema-keys-case-folded"), ("UNJUDGED_CHANGE",)),
 )
+
+# The entries that show a mutation rule (R3) run without the base beside the head, which would stop
+# the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
+# each still shows the rule it was written for. The family `undrawn` shows the comparison, and every
+# honest entry runs with it.
+MUTATION_CODES = frozenset({"NUMB", "NOT_MUTATED", "PROBE_NUMB"})
+CATALOGUE = tuple(dataclasses.replace(p, gate_args=(*p.gate_args, "--no-oracle-gate-compare-base"))
+                  if not p.honest and MUTATION_CODES & set(p.expect) else p for p in CATALOGUE)

@@ -349,6 +349,20 @@ def test_a_call_the_base_answers_otherwise_with_no_voter_failing_is_an_unjudged_
     assert [line.split()[0] for line in found] == ["IMPURE", "UNJUDGED_CHANGE"] and "(1 of 8 replayed" in found[0]
 
 
+def test_a_function_the_base_could_not_run_beside_the_head_is_said_not_compared_and_blocks_nothing():
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    check = CleanroomCheck(TAX, "rate", PROPS, 8, not_compared="ran out of time")
+    v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
+    assert (v.exit_code, lines(v)) == (0, [
+        "NOT_COMPARED src/billing/tax.py:rate: no call of oracle/properties/test_tax_props.py's was run in the base's "
+        "code beside the head's (ran out of time), so nothing showed the diff keeps what it did"])
+    assert dict((n, s) for n, s, _ in v.ranks)["R2_cleanroom"] == "pass"
+    # nothing replayed at all in a pure region: NOT_REPLAYED says it, once
+    none = dataclasses.replace(check, replayed=0, why_not="its arguments cannot be pickled (TypeError) x3")
+    assert [line.split()[0] for line in lines(evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols,
+                                                            cleanroom=(none,), cleanroom_ran=True)))] == ["NOT_REPLAYED"]
+
+
 def test_calls_that_replay_the_same_pass_the_clean_room_rank_with_their_count():
     symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
     v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(CleanroomCheck(TAX, "rate", PROPS, 8),),

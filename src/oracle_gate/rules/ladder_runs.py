@@ -60,6 +60,28 @@ P_FLOOR_KINDS = ("pure", "schema")
 COMPARED_KINDS = (*P_FLOOR_KINDS, "state", "io")
 
 
+def _base_sources(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], src: Sources,
+                  ) -> Tuple[Dict[str, str], str, str]:
+    """The base's sources of the diff's changed production files, for the base's twin interpreter:
+    those with a changed symbol to compare first (all of them, or none: why), then the others (the
+    code they import) while the encoded value stays under its limit; and that value."""
+    kinds = {r.path: r.kind for r in comp.regions}
+    changed = {p: b for p in kinds if is_py(p) and (b := src.base.get(p)) is not None and src.head.get(p) not in (None, b)}
+    watched = sorted({s.path for s in symbols if s.path in changed and kinds[s.path] in COMPARED_KINDS})
+    try:
+        chosen = {p: changed[p] for p in watched}
+        value = CR.encode_base(chosen) if chosen else ""
+    except ValueError as e:
+        return {p: changed[p] for p in watched}, "", str(e)
+    for p in sorted(set(changed) - set(watched)):
+        try:
+            value = CR.encode_base({**chosen, p: changed[p]})
+            chosen[p] = changed[p]
+        except ValueError:
+            break  # full
+    return chosen, value, ""
+
+
 async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                      runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, jail: Jail,
                      compare_base: bool = True) -> Tuple[V.CleanroomCheck, ...]:
@@ -70,22 +92,17 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     judges_of = _judges_of(comp, verdict, runs, batches)
     kinds = {r.path: r.kind for r in comp.regions}
-    base_sources = {p: b for p in kinds if compare_base and is_py(p) and (b := src.base.get(p)) is not None
-                    and src.head.get(p) not in (None, b)}  # the diff's changed production files, at the base
-    try:
-        base_env = CR.encode_base(base_sources) if base_sources else ""
-        too_large = ""
-    except ValueError as e:
-        base_env, too_large = "", str(e)
+    base_sources, base_env, too_large = _base_sources(comp, symbols, src) if compare_base else ({}, "", "")
     wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
     derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
+    unsent: List[V.CleanroomCheck] = []  # functions only the base could judge, whose sources were too large to send
     tables: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {}  # path -> its symbols, parsed once
     for sym in symbols:
         text = src.head.get(sym.path)
         if sym.change == "deleted" or kinds.get(sym.path) not in COMPARED_KINDS or text is None:
             continue
         pure = kinds[sym.path] in P_FLOOR_KINDS
-        if not pure and (not base_env or sym.path not in base_sources):
+        if not pure and sym.path not in base_sources:
             continue  # compared with the base only: nothing to compare with
         if sym.path not in tables:
             try:
@@ -105,19 +122,22 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             continue
         for f in found:
             voters = judges_of(f.path, f)
-            if voters and f.qualname in table:
+            if voters and f.qualname in table and not pure and too_large:
+                unsent.append(V.CleanroomCheck(f.path, f.qualname, voters[0], 0, kind=kinds[f.path],
+                                               not_compared=too_large))
+            elif voters and f.qualname in table:
                 first, last = table[f.qualname][1]
                 wanted.setdefault(voters[0], []).append(
                     (f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last, pure)))
     if not wanted:
-        return ()
+        return tuple(unsent)
     order = sorted(wanted)
     by_address = {t.address.spec: t for t in await targets_of(order)}
     done = await MultiGet(
         Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], CR.encode_watch(w for _, w in wanted[a]),
                                               jail, base_env))
         for a in order)
-    out = []
+    out = unsent
     for address, run in zip(order, done):
         for sym, _ in wanted[address]:
             text = src.head[sym.path]
@@ -126,7 +146,8 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
                 return path == sym.path and symbol_for_code(text, line, name) == sym.qualname
 
             if run.results is None:
-                out.append(V.CleanroomCheck(sym.path, sym.qualname, address, 0, why_not=run.error, kind=kinds[sym.path]))
+                out.append(V.CleanroomCheck(sym.path, sym.qualname, address, 0, why_not=run.error, kind=kinds[sym.path],
+                                            not_compared=run.error if sym.path in base_sources else ""))
                 continue
             calls = [c for c in run.results.calls if mine(c.path, c.line, c.name)]
             replayed = [c for c in calls if any(not got.startswith(CR.NOT_RUN) for _, got in c.results)]
@@ -137,11 +158,14 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
                 + [got[len(CR.NOT_RUN):] for c in calls[:1] for _, got in c.results[:1] if got.startswith(CR.NOT_RUN)]
                 + ([f"not compared with the base: {too_large}"] if too_large else [])
             ) or "its voter made no call to it while a test ran"
+            twins = [got for c in calls for v, got in c.results if v == CR.BASE]
+            compared = len([got for got in twins if not got.startswith(CR.NOT_RUN)])
+            not_compared = "" if compared or (sym.path not in base_sources and not too_large) else (
+                too_large or "; ".join(dict.fromkeys(got[len(CR.NOT_RUN):] for got in twins[:3])) or why)
             out.append(V.CleanroomCheck(
                 sym.path, sym.qualname, address, len(replayed),
                 tuple((c.input, v, c.expected, got) for c in replayed for v, got in c.results if not CR.same(c.expected, got)),
-                why_not=why if not replayed else "", kind=kinds[sym.path],
-                compared=len([c for c in replayed for v, got in c.results if v == CR.BASE and not got.startswith(CR.NOT_RUN)])))
+                why_not=why if not replayed else "", kind=kinds[sym.path], compared=compared, not_compared=not_compared))
     return tuple(out)
 
 

@@ -117,6 +117,7 @@ class CleanroomCheck:
     why_not: str = ""  # why no call was replayed (when none was)
     kind: str = "pure"  # the region's kind
     compared: int = 0  # calls (as recorded or widened) run by the head's code and the base's alike
+    not_compared: str = ""  # why none was, where the base's code was to judge it
 
 
 # What each clean variant changed, as the reason line says it.
@@ -637,6 +638,11 @@ def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
                 f"an oracle that draws such inputs first, or take the change through the human lane", c.path))
         if impure or changed:
             continue
+        if c.not_compared and (c.replayed or c.kind not in ("pure", "schema")):  # else NOT_REPLAYED says it
+            reasons.append(Reason(
+                "NOT_COMPARED", Severity.INFO,
+                f"NOT_COMPARED {c.path}:{c.symbol}: no call of {c.address}'s was run in the base's code beside the "
+                f"head's ({c.not_compared[:200]}), so nothing showed the diff keeps what it did", c.path))
         if not c.replayed and c.kind in ("pure", "schema"):
             reasons.append(Reason(
                 "NOT_REPLAYED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
