@@ -501,7 +501,8 @@ class _Sampler:
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
                            "constants": self._constants(key[0], root)} for key, (blob, _, _) in calls]
             pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
-            twins = self._twins(work, script, sys_path, spec_calls, root, errors) if self.base else None
+            based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
+            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors) if based else None
             outcomes: Dict[str, List[List[str]]] = {}
             for i, (variant, offset, seed) in enumerate(CR.VARIANTS if pure else ()):
                 cwd = tempfile.mkdtemp(dir=work)
@@ -534,8 +535,9 @@ class _Sampler:
                 if len(got) > 1:
                     results.append((CR.AGAIN, got[1]))
             out_calls.append(CR.Call(key[0], key[1], key[2], shown, expected, tuple(results)))
-        for j, (key, (_, shown, _expected)) in enumerate(calls if twins is not None else ()):
-            head, again, base = (twins[side][j] for side in ("head", "again", "base"))  # type: ignore[index]
+        for i, j in enumerate(based if twins is not None else ()):
+            key, (_, shown, _expected) = calls[j]
+            head, again, base = (twins[side][i] for side in ("head", "again", "base"))  # type: ignore[index]
             for k, (input_shown, did) in enumerate(head):
                 other = again[k][1] if k < len(again) else f"{CR.NOT_RUN}no twin"
                 then = base[k][1] if k < len(base) else base[0][1]
