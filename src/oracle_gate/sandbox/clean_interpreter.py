@@ -281,10 +281,6 @@ UNCOMPARABLE = (MemoryError, RecursionError, ImportError, _TimedOut)
 def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
     """Each call as recorded, then each of its widenings: [shown, what it did] (or NOT_RUN and why).
     A widening that ran out of time or memory for a function is not tried on its later calls."""
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (WIDENED_MEMORY_BYTES, WIDENED_MEMORY_BYTES))
-    except (ValueError, OSError):
-        pass
     signal.signal(signal.SIGALRM, _alarm)
     out: List[List[List[str]]] = []
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
@@ -301,6 +297,7 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
         except BaseException as e:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue
+        _limit_memory()  # after the imports a call needs: what the calls may take beyond them
         for name, data in inputs:
             args, kwargs = pickle.loads(data)  # afresh: a call may change its arguments
             shown = f"{name}: {call['name']}({_shown(args, kwargs)})" if name else ""
@@ -328,6 +325,21 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             got.append([shown, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
         out.append(got)
     return out
+
+
+def _limit_memory() -> None:
+    """The address space this process has now plus WIDENED_MEMORY_BYTES, at most (a widened call
+    that asks for more raises MemoryError and is not compared); raised as later imports grow it."""
+    try:
+        with open("/proc/self/statm") as f:
+            now = int(f.read().split()[0]) * resource.getpagesize()
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        soft = now + WIDENED_MEMORY_BYTES
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    except (OSError, ValueError, IndexError):
+        pass
 
 
 def _kept(fn: Any, args: Any, kwargs: Any) -> List[Any]:
