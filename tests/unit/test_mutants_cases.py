@@ -675,6 +675,47 @@ def test_a_condition_the_diff_added_that_makes_a_raise_rarer_is_judged_on_its_ow
     assert not [m for _, m in fresh.mutants if m.operator == "operand"]
 
 
+def test_a_filter_or_a_quantified_condition_the_diff_added_is_judged_alone():
+    """An eighth outside attacker's round (against dd2bba4): `... .items() if v` in a comprehension
+    dropped zero balances, and `any(cents < 0 and not name.startswith("refund") for ...)` let refund
+    lines through a guard; both merged (the filter's negation, and the guard's other mutants, die on
+    every input). A filter the diff added to a comprehension or generator is its own unit, whose
+    mutant drops it (`if True`); an `and` operand inside `any(...)`/`all(...)` of a raising test is
+    an operand of that test. Filters the base had, and a new function's, are not."""
+    base = textwrap.dedent('''\
+        def load(doc):
+            return {k: int(v) for k, v in doc.items() if k}
+
+
+        def decode(lines):
+            if any(cents < 0 for _, cents in lines):
+                raise ValueError("negative")
+            if not all(name for name, _ in lines):
+                raise ValueError("unnamed")
+            return lines
+        ''')
+    head = (base.replace("doc.items() if k}", "doc.items() if k if v}")
+            .replace("any(cents < 0 for _, cents in lines)", 'any(cents < 0 and not name.startswith("refund") for name, cents in lines)')
+            .replace("all(name for name, _ in lines)", "all(name for name, _ in lines if name != '-')")
+            + "\n\ndef fresh(xs):\n    return [x for x in xs if x]\n")
+    lines = changed_lines(base, head)
+    targets = (("load", (1, 2)), ("decode", (5, 10)), ("fresh", (13, 14)))
+    plan = line_mutants([FileToMutate("pkg/io.py", head, targets, lines, base)], 100, 100)
+    dropped = sorted((m.line, m.description) for _, m in plan.mutants if m.operator == "operand")
+    assert dropped == [
+        (2, "`if v` -> `if True` (a filter the diff added, dropped) at line 2"),
+        (6, "`not name.startswith(\"refund\")` -> `True` (a condition the diff added, dropped) at line 6"),
+        (8, "`if name != '-'` -> `if True` (a filter the diff added, dropped) at line 8"),
+    ], dropped  # `if k` was there at the base; `fresh` is new code
+    namespace = {}
+    mutant = next(m for _, m in plan.mutants if m.operator == "operand" and m.line == 2)
+    exec(compile(mutant.source, "io.py", "exec"), namespace)
+    assert namespace["load"]({"a": 0, "": 1}) == {"a": 0}  # the zero balance is back
+    # in a region judged by class-E tests at adoption, no filter is judged alone
+    e_judged = line_mutants([FileToMutate("pkg/io.py", head, targets, lines, base, laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "operand"]
+
+
 def test_a_raise_retyped_in_place_to_a_class_its_function_raises_elsewhere_is_retyped():
     """Open after the raise-type rule: a class the same function already raised elsewhere at the
     base was no change of type (`ValueError` -> `TypeError` where a later guard raises TypeError).

@@ -583,6 +583,15 @@ def test_a_function_the_diff_makes_hand_every_caller_one_mutable_object_is_found
              "every caller gets the same one")]
     fresh = closure.replace("return seen[text]", "return dict(seen[text])")
     assert shared_results("io.py", base, fresh) == ()
+    # an eighth outside round (against dd2bba4): a module-level list, emptied on each call, filled
+    # and returned itself (or through a local bound to it) merged in a `concurrent` region
+    kept = base.replace('    return {"n": len(text)}', '    _DONE.clear()\n    _DONE.append(len(text))\n    return _DONE') \
+        .replace("_SEEN: Dict", "_DONE: List[int] = []\n_SEEN: Dict")
+    assert [(f.line, f.what) for f in shared_results("io.py", base, kept)] == [
+        (11, "`decode` returns a mutable object it keeps in module-level state (`_DONE`): every caller gets the same one")]
+    aliased = kept.replace("    _DONE.clear()\n", "    done = _DONE\n    del done[:]\n").replace("return _DONE", "return done")
+    assert [f.line for f in shared_results("io.py", base, aliased)] == [12]
+    assert shared_results("io.py", base, kept.replace("return _DONE", "return list(_DONE)")) == ()
 
 
 def test_a_lock_a_function_held_at_the_base_and_holds_no_more_is_found():

@@ -23,11 +23,11 @@ from typing import Any, Dict, List, Optional, Sequence
 
 try:
     from ..core.protocol.cleanroom import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
-                                           WIDENED_MEMORY_BYTES, ADDRESS, canonical, outcome_of, widenings)
+                                           WIDENED_MEMORY_BYTES, canonical, outcome_of, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                    WIDENED_MEMORY_BYTES, ADDRESS, canonical, outcome_of, widenings)  # pants: no-infer-dep
+                                    WIDENED_MEMORY_BYTES, canonical, outcome_of, shown, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
@@ -291,18 +291,19 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
         try:
             fn = _resolve(call["module"], call["chain"])
             constants = [int(c) for c in call.get("constants", ())]
+            words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
-            inputs = [("", blob), *((name, pickle.dumps((a, k), protocol=4))
-                                    for name, a, k in widenings(args, kwargs, constants, _kept(fn, args, kwargs)))]
+            inputs = [("", blob), *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
+                                    widenings(args, kwargs, constants, _kept(fn, args, kwargs), words))]
         except BaseException as e:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue
         _limit_memory()  # after the imports a call needs: what the calls may take beyond them
         for name, data in inputs:
             args, kwargs = pickle.loads(data)  # afresh: a call may change its arguments
-            shown = f"{name}: {call['name']}({_shown(args, kwargs)})" if name else ""
+            said = f"{name}: {call['name']}({shown(args, kwargs, 200)})" if name else ""
             if name in gave_up:
-                got.append([shown, f"{NOT_RUN}ran out of time or memory on an earlier call"])
+                got.append([said, f"{NOT_RUN}ran out of time or memory on an earlier call"])
                 continue
             before = _state(args, kwargs)
             signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
@@ -318,11 +319,11 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                 why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
                 if isinstance(raised, (_TimedOut, MemoryError)):
                     gave_up.append(name)
-                got.append([shown, f"{NOT_RUN}{why}"])
+                got.append([said, f"{NOT_RUN}{why}"])
                 continue
             did = outcome_of(result, raised)
             after = _state(args, kwargs)
-            got.append([shown, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
+            got.append([said, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
         out.append(got)
     return out
 
@@ -371,12 +372,15 @@ def _state(args: Any, kwargs: Any) -> str:
         return f"unencodable ({type(e).__name__})"
 
 
-def _shown(args: Any, kwargs: Any) -> str:
-    try:
-        text = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
-        return ADDRESS.sub("0x?", text)[:200]
-    except Exception as e:
-        return f"<arguments whose repr raised {type(e).__name__}>"
+def _in_thread(call: Any) -> Any:
+    """`_read_environment(call)`, made from a new thread (not the one that imported the module)."""
+    import threading
+
+    done: List[Any] = []
+    worker = threading.Thread(target=lambda: done.append(_read_environment(call)))
+    worker.start()
+    worker.join()  # the clean interpreter as a whole has its time limit
+    return done[0]
 
 
 def _child(spec_path: str, out_path: str) -> int:
@@ -410,7 +414,8 @@ def _child(spec_path: str, out_path: str) -> int:
             except BaseException as e:  # the call cannot be rebuilt here: not a verdict on the code
                 got.append(f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")
                 break
-            result, raised, read = _read_environment(lambda: fn(*args, **kwargs))
+            call_it = (lambda: fn(*args, **kwargs))  # noqa: E731
+            result, raised, read = _in_thread(call_it) if spec.get("thread") else _read_environment(call_it)
             if read:  # what it did depends on more than its arguments, whatever it returned
                 got.append(f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")
                 break

@@ -387,6 +387,7 @@ class _Sampler:
         self.source = source
         self.base = dict(base or {})  # sandbox-relative path -> the base's source (CR.BASE_ENV)
         self._pure: Dict[Key, bool] = {}
+        self._constants_of: Dict[str, Tuple[List[int], List[str]]] = {}  # path -> (`_constants`)
         self.active = False  # a test runs (not an import)
         self.patched = False  # the running test patches the world (a patching fixture, @mock.patch)
         self._keys: Dict[types.CodeType, Optional[Key]] = {}
@@ -461,11 +462,7 @@ class _Sampler:
         if len(blob) > CR.MAX_ARGS_BYTES:
             self._skip(key, "its arguments are too large to keep")
             return None
-        try:
-            shown = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
-        except Exception as e:  # a __repr__ that raises: the call is still replayable
-            shown = f"<arguments whose repr raised {type(e).__name__}>"
-        return blob, f"{code.co_name}({shown[:240]})"
+        return blob, f"{code.co_name}({CR.shown(args, kwargs, 240)})"  # a __repr__ that raises: still replayable
 
     def _keep(self, key: Key, taken: Tuple[bytes, str], frame: types.FrameType, result: Any) -> None:
         if key not in self._where:
@@ -499,7 +496,8 @@ class _Sampler:
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
-                           "constants": self._constants(key[0], root)} for key, (blob, _, _) in calls]
+                           "constants": self._constants(key[0], root)[0], "words": self._constants(key[0], root)[1]}
+                          for key, (blob, _, _) in calls]
             pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
             twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors) if based else None
@@ -509,9 +507,10 @@ class _Sampler:
                 spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
                 with open(spec, "w", encoding="utf-8") as f:
                     json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0,
-                               "calls": [spec_calls[j] for j in pure], "other_world": variant in CR.OTHER_WORLD}, f)
+                               "calls": [spec_calls[j] for j in pure], "other_world": variant in CR.OTHER_WORLD,
+                               "thread": variant in CR.IN_THREAD}, f)
                 env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
-                       "TMPDIR": cwd}
+                       "TMPDIR": cwd, **(CR.LOCALE_ENV if variant in CR.OTHER_LOCALE else {})}
                 proc = subprocess.run([sys.executable, "-s", "-B", script, spec, out], cwd=cwd, env=env,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       timeout=CR.CHILD_TIMEOUT)
@@ -552,30 +551,43 @@ class _Sampler:
                                          (*results, (CR.BASE, then))))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
 
-    def _constants(self, path: str, root: str) -> List[int]:
-        """The integers a changed module names, at the head and at the base, each with its
-        neighbours (for the twins' `a constant of the code` widenings): at most 12, smallest first."""
-        found: Set[int] = set()
-        texts = [self.base.get(path)]
-        try:
-            with open(os.path.join(root, path), encoding="utf-8") as f:
-                texts.append(f.read())
-        except (OSError, ValueError):
-            pass
-        for text in texts:
+    def _constants(self, path: str, root: str) -> Tuple[List[int], List[str]]:
+        """What a changed module names, for the twins' widenings (read once per path): the integers
+        at the head and at the base, each with its neighbours (at most 12, smallest first), and the
+        words (text constants without whitespace, at most 32 characters, no docstrings) the head
+        names and the base does not (at most 4, in the order they appear)."""
+        if path not in self._constants_of:
             try:
-                tree = ast.parse(text or "")
-            except (SyntaxError, ValueError):
-                continue
-            todo: List[ast.AST] = [tree]
-            while todo:
-                node = todo.pop()
-                value = _folded(node)
-                if value is None:
-                    todo.extend(ast.iter_child_nodes(node))
-                elif abs(value) < 1 << 63:  # the whole expression, not its parts: `-(2**15)`, not 2 and 15
-                    found.update({value - 1, value, value + 1, -value})
-        return sorted(found, key=lambda n: (abs(n), n))[:12]
+                with open(os.path.join(root, path), encoding="utf-8") as f:
+                    head: Optional[str] = f.read()
+            except (OSError, ValueError):
+                head = None
+            numbers: Set[int] = set()
+            words: Dict[str, List[str]] = {}
+            for side, text in (("base", self.base.get(path)), ("head", head)):
+                try:
+                    tree = ast.parse(text or "")
+                except (SyntaxError, ValueError):
+                    continue
+                docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                              if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                              and n.body and isinstance(n.body[0], ast.Expr)}
+                found = words.setdefault(side, [])
+                todo: List[ast.AST] = [tree]
+                while todo:
+                    node = todo.pop(0)
+                    value = _folded(node)
+                    if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in docstrings \
+                            and 0 < len(node.value) <= 32 and not any(c.isspace() for c in node.value):
+                        found.append(node.value)
+                    if value is None:
+                        todo.extend(ast.iter_child_nodes(node))
+                    elif abs(value) < 1 << 63:  # the whole expression, not its parts: `-(2**15)`, not 2 and 15
+                        numbers.update({value - 1, value, value + 1, -value})
+            had = set(words.get("base", ()))
+            fresh = list(dict.fromkeys(w for w in words.get("head", ()) if w not in had))
+            self._constants_of[path] = (sorted(numbers, key=lambda n: (abs(n), n))[:12], fresh[:4])
+        return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
                errors: List[str]) -> Dict[str, List[List[List[str]]]]:
@@ -588,7 +600,8 @@ class _Sampler:
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
                 json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "base_sources": base}, f)
-            env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd}
+            env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd,
+                   **CR.LOCALE_ENV}
             try:
                 proc = subprocess.run([sys.executable, "-s", "-B", script, spec, got], cwd=cwd, env=env,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -124,7 +124,9 @@ class CleanroomCheck:
 VARIANT_TEXT = {
     "clean": "in a clean interpreter (no pytest, another working directory and environment)",
     "clock+1d": "with the clock 1 day ahead", "clock+400d": "with the clock 400 days ahead",
-    "clock+10y": "with the clock 10 years ahead",
+    "clock+10y": "with the clock 10 years ahead", "clock+30y": "with the clock 30 years ahead (past 2038-01-19)",
+    "thread": "called from a thread other than the one that imported its module",
+    "locale": "under a locale whose preferred encoding is ASCII (LC_ALL=C, no UTF-8 mode)",
     "again": "when called again in one process after its first result was mutated (a shared result)",
     "hash-seed": "on this widened input in a twin interpreter with another PYTHONHASHSEED",
 }

@@ -221,9 +221,11 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         rewritten = rewritten_lines(f.base, f.source)
         retyped = retyped_raises(f.base, tree, f.lines, rewritten)
         judged = f.lines if f.laws else frozenset()
-        engine = _Engine(f.source, f.path, tree, ranges, retyped, added_operands(f.base if f.laws else None, tree, f.lines),
+        laws_base = f.base if f.laws else None
+        engine = _Engine(f.source, f.path, tree, ranges, retyped,
+                         added_operands(laws_base, tree, f.lines) | added_filters(laws_base, tree, f.lines),
                          added_branches(f.base, tree, judged), added_truths(f.base, tree, judged),
-                         removed_copies(f.base if f.laws else None, tree, rewritten), float_divisions(tree, judged))
+                         removed_copies(laws_base, tree, rewritten), float_divisions(tree, judged))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -601,6 +603,10 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
     def narrowing(node: ast.expr, raises_when_true: bool, owner: str) -> None:
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
             narrowing(node.operand, not raises_when_true, owner)
+        elif _quantified(node) is not None:
+            # `any(e for x in xs)` is true where some element is, `all(...)` false where some is
+            # not: each element is a test of the same guard, on the same side.
+            narrowing(_quantified(node).elt, raises_when_true, owner)
         elif isinstance(node, ast.BoolOp):
             narrows = isinstance(node.op, ast.And) == raises_when_true
             for value in node.values:
@@ -618,6 +624,36 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
     before = _base_expressions(base, fresh)
     return frozenset(id(v) for owner, values in fresh.items() if owner in before
                      for v in values if ast.dump(v) not in before[owner])
+
+
+def _quantified(node: ast.AST) -> Optional[ast.GeneratorExp]:
+    """The generator or comprehension `any(...)` or `all(...)` quantifies over, if `node` is such
+    a call."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
+            and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+        return node.args[0]
+    return None
+
+
+def added_filters(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The filters the diff added to comprehensions and generators (`... for k, v in xs if v`), in
+    a symbol the base had (ids of the head's nodes): an `if` clause on a changed line that no
+    filter of its symbol at the base reads the same. Each is judged on its own (a mutant drops
+    it): the items it leaves out are a branch of their own, and a filter no voter ever sees leave
+    an item out (a zero balance, a name with some prefix) decides nothing they judge, though a
+    mutant negating it dies on every input. New symbols are new code, judged as a whole."""
+    old = _parse(base) if base and lines else None
+    if old is None:
+        return frozenset()
+    had: Dict[str, Set[str]] = {}  # symbol -> the dumps of its filters at the base
+    for node, owner in walk_owned(old):
+        filters = had.setdefault(owner, set())
+        if isinstance(node, ast.comprehension):
+            filters.update(ast.dump(cond) for cond in node.ifs)
+    return frozenset(id(cond) for node, owner in walk_owned(head) if isinstance(node, ast.comprehension)
+                     and owner in had for cond in node.ifs if ast.dump(cond) not in had[owner]
+                     and any(n in lines for n in range(cond.lineno, cond.end_lineno + 1)))
 
 
 def added_branches(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
@@ -955,7 +991,9 @@ class _Engine:
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
-        self.operands = operands  # ids of the `and`/`or` operands the diff added (`added_operands`)
+        # ids of the `and`/`or` operands and comprehension filters the diff added (`added_operands`,
+        # `added_filters`)
+        self.operands = operands
         self.branches = branches  # ids of the conditional expressions' branches it wrote (`added_branches`)
         self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
         self.copies = copies  # id -> the copy the diff removed where that node stands (`removed_copies`)
@@ -1372,6 +1410,12 @@ class _Engine:
         for comp in node.generators:
             for index, cond in enumerate(comp.ifs):
                 yield from self._conditions(comp, "ifs", index, cond)
+                if id(cond) in self.operands:
+                    yield self.candidate(
+                        "operand", cond, (cond.lineno, cond.end_lineno),
+                        f"`if {_short(self.text(cond))}` -> `if True` (a filter the diff added, dropped)",
+                        self.replace(cond, "True"), [_Set(comp.ifs, index, _const(True))],
+                    )
 
     def _return(self, node: ast.Return) -> Iterator[_Candidate]:
         value = node.value

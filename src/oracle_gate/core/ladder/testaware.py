@@ -601,8 +601,9 @@ def shared_results(path: str, base: Optional[str], head: Optional[str]) -> Tuple
     """The functions `head` makes (over `base`) hand every caller one mutable object: memoised
     (`@functools.lru_cache`, `@cache`) while returning a dict, list or set, or returning an object
     it keeps in module-level state (`return _DECODED.setdefault(text, {...})`, `_CACHE[k] = doc;
-    return doc`). One caller's change to the result is then every later caller's result: a law no
-    oracle states, since each call alone returns the right value. A function that returns a
+    return doc`, a module-level list it fills and returns itself). One caller's change to the
+    result is then every later caller's result: a law no oracle states, since each call alone
+    returns the right value. A function that returns a
     copy, or an immutable value, is not one. SourceError if either side does not parse."""
     return _added(path, _shared(base), _shared(head))
 
@@ -629,6 +630,10 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
     tree = _read(source)
     module_names = module_data(tree)
     enclosing = _enclosing_names(tree)
+    # module-level names bound to a dict, list or set: `_DONE: List[int] = []`
+    containers = {t.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+                  and (_mutable(stmt.value) or (isinstance(stmt, ast.AnnAssign) and _mutable(stmt.annotation)))
+                  for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) if isinstance(t, ast.Name)}
     out = []
     for node, owner in walk_owned(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -636,8 +641,7 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         closure = enclosing.get(id(node), frozenset())
         state = module_names | closure  # what outlives a call: the module's and its enclosing calls' names
         own = [n for stmt in node.body for n in ast.walk(stmt)]  # nested defs are rare here; their names too
-        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | {
-            a.arg for a in [*getattr(node.args, "posonlyargs", []), *node.args.args, *node.args.kwonlyargs]}
+        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | _parameters(node.args)
         stores = {n.id for n in own if isinstance(n, ast.Name) and n.id in state and n.id not in local
                   and any(isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Store) for p in own)}
         kept: Set[str] = set()  # locals stored into module-level state: `_CACHE[k] = doc`
@@ -669,6 +673,13 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
                 held = r.value.id
             elif isinstance(r, ast.Name) and r.id in kept and (mutable or _mutable(values.get(r.id))):
                 held = r.id
+            elif isinstance(r, ast.Name):
+                # the module's own container itself, or a local bound to it: `_DONE.clear(); ...;
+                # return _DONE`, `done = _DONE; ...; return done`
+                alias = values.get(r.id) if r.id in local else r
+                name = alias.id if isinstance(alias, ast.Name) else ""
+                if name in containers and name in module_names and name not in local:
+                    held = name
             if held is not None:
                 where = "module-level state" if held in module_names and held not in closure else \
                     "its enclosing function's state (a closure)"
@@ -676,6 +687,12 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
                                              f"(`{held}`): every caller gets the same one"))
                 break
     return out
+
+
+def _parameters(args: ast.arguments) -> Set[str]:
+    """The names a def's or a lambda's parameters bind."""
+    return {a.arg for a in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs,
+                            *([args.vararg] if args.vararg else []), *([args.kwarg] if args.kwarg else [])]}
 
 
 def _enclosing_names(tree: ast.Module) -> Dict[int, FrozenSet[str]]:
@@ -689,10 +706,7 @@ def _enclosing_names(tree: ast.Module) -> Dict[int, FrozenSet[str]]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 if outer:
                     out[id(child)] = outer
-                args = child.args
-                bound = {a.arg for a in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs,
-                                         *([args.vararg] if args.vararg else []),
-                                         *([args.kwarg] if args.kwarg else [])]}
+                bound = _parameters(child.args)
                 body = child.body if isinstance(child.body, list) else [child.body]
                 bound |= {n.id for stmt in body for n in ast.walk(stmt)
                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}

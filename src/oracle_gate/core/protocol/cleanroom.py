@@ -6,24 +6,26 @@ calls a voting oracle made into the watched (changed) functions while its tests 
 (pickled as they were when the call began) and the result (`canonical`) or the exception type.
 After the session it re-executes each sampled call in fresh interpreters that never imported
 pytest, Hypothesis or the recorder: another working directory, a minimal environment, another
-PYTHONHASHSEED, the clock moved (VARIANTS), and once twice in a row in one process with the first
-result mutated in between (a pure result is not shared state). It writes what each variant
-returned to `RESULTS_RELPATH`; the gate compares, so any difference is `IMPURE`, whatever the
-channel (the capture class of sys.stdout, the working directory, the date, the environment).
+PYTHONHASHSEED, the clock moved, another thread, another locale (VARIANTS), and once twice in a row
+in one process with the first result mutated in between (a pure result is not shared state). It
+writes what each variant returned to `RESULTS_RELPATH`; the gate compares, so any difference is
+`IMPURE`, whatever the channel (the capture class of sys.stdout, the working directory, the date,
+the environment).
 
 Base against head: where the gate also hands over the base's sources of the diff's changed files
 (`BASE_ENV`), each sampled call, and each of its widenings (`widenings`: the same arguments
-negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, upper-cased, with a non-ASCII
-letter or an invalid UTF-8 byte, repeated past 300 items, a key dropped, emptied, also inside JSON
-text and one argument at a time; one integer negated; an integer argument replaced by a constant
-the code names), runs in two clean interpreters
-alike but for the code: the head's and the base's (an import hook serves the base's files). What a
-call returned, raised and left in its arguments there is compared (the `BASE` variant); the head's
-side runs twice, with other hash seeds, and a call whose head side differs from itself (in a pure
-region, `IMPURE`: the `HASH_SEED` variant), runs out of time or memory, or cannot import the base
-is not compared. A difference is a change in behaviour
-the diff makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch whose region does not
-promise purity (`io`, `state`) is compared this way only.
+negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, all 0, as decimal text,
+upper-cased, with a non-ASCII letter, in full-width letters or with an invalid UTF-8 byte, repeated
+past 300 items, a key dropped, emptied, also inside JSON text and one argument at a time; one
+integer negated; an integer argument replaced by a constant the code names; every text replaced
+by, prefixed or suffixed with a word the diff wrote), runs in clean interpreters alike but for the
+code, under an ASCII locale (LOCALE_ENV): the head's and the base's (an import hook serves the
+base's files). What a call returned, raised and left in its arguments there is compared (the
+`BASE` variant); the head's side runs twice, with other hash seeds, and a call whose head side
+differs from itself (in a pure region, `IMPURE`: the `HASH_SEED` variant), runs out of time or
+memory, or cannot import the base is not compared. A difference is a change in behaviour the diff
+makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch whose region does not promise
+purity (`io`, `state`) is compared this way only.
 
 The clean interpreter's program is sandbox/clean_interpreter.py; the recorder copies it and this
 module (which therefore imports the standard library only) to a temporary directory and runs it as
@@ -51,7 +53,18 @@ DAY = 86400
 # (name, clock offset in seconds, PYTHONHASHSEED); the first also runs every call twice.
 VARIANTS: Tuple[Tuple[str, int, int], ...] = (
     ("clean", 0, 1), ("clock+1d", DAY, 2), ("clock+400d", 400 * DAY, 3), ("clock+10y", 3653 * DAY, 4),
-    ("other-world", 0, 5))
+    ("other-world", 0, 5), ("clock+30y", 10958 * DAY, 8), ("thread", 0, 9), ("locale", 0, 10))
+# The clock 30 years ahead is past 2038-01-19, where a 32-bit time_t (`struct.pack("<i", ...)`,
+# C's `time_t` on old ABIs) overflows. `thread`: each call is made from a thread other than the one
+# that imported its module (`threading.local()` state set at import is not there). `locale`: a
+# locale whose preferred encoding is ASCII (LOCALE_ENV), so code that takes its encoding from the
+# machine (`locale.getpreferredencoding()`, `open()` without an encoding) reads differently.
+IN_THREAD = frozenset({"thread"})
+OTHER_LOCALE = frozenset({"locale"})
+# C's locale, with neither of CPython's rescues from it (PEP 538's coercion to C.UTF-8, PEP 540's
+# UTF-8 mode): the preferred encoding is then ASCII. The twins run under it too, so the head's and
+# the base's code are compared where the machine's encoding is not UTF-8.
+LOCALE_ENV = {"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
 # Variants that also leave the world the test's jail fixes (clean_interpreter.other_world): process
 # IDs like a long-running host's (the caller's parent gets OTHER_WORLD_PID + 1, the caller the next;
 # in the middle of Linux's default range, far above the jail's, whose PID namespace starts at 1) and
@@ -123,6 +136,16 @@ def outcome_of(result: Any = None, raised: Optional[BaseException] = None) -> st
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 
 
+def shown(args: Any, kwargs: Any, limit: int) -> str:
+    """A short, readable rendering of a call's arguments, the same in any process (object
+    addresses masked); one whose `repr` raises is still named."""
+    try:
+        text = ", ".join([*(repr(a) for a in args), *(f"{k}={v!r}" for k, v in kwargs.items())])
+    except Exception as e:
+        return f"<arguments whose repr raised {type(e).__name__}>"
+    return ADDRESS.sub("0x?", text)[:limit]
+
+
 # -- what the gate asks for -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Watch:
@@ -144,14 +167,13 @@ def encode_watch(watches: Iterable[Watch]) -> str:
 def decode_watch(value: str) -> Tuple[Watch, ...]:
     try:
         raw = json.loads(value)
+        for w in raw:
+            if not 4 <= len(w) <= 5:
+                raise ValueError(f"an entry of {len(w)} items")
         return tuple(Watch(str(w[0]), str(w[1]), int(w[2]), int(w[3]), bool(w[4]) if len(w) == 5 else True)
-                     for w in raw if 4 <= len(w) <= 5 or _no(w))
+                     for w in raw)
     except (ValueError, TypeError, IndexError) as e:
         raise ValueError(f"{ENV} is not a list of [path, name, first, last, pure]: {e}") from None
-
-
-def _no(entry: Any) -> bool:
-    raise ValueError(f"an entry of {len(entry)} items")
 
 
 def encode_base(sources: Mapping[str, str]) -> str:
@@ -225,9 +247,15 @@ class _Nth:
         return (-value if value else -1) if self.seen - 1 == self.n else _UNCHANGED
 
 
+def _full_width(text: str) -> str:
+    """ASCII letters, digits and signs as their full-width forms (`acme` -> `ａｃｍｅ`): the same
+    text to anyone who folds Unicode compatibility forms (NFKC), other text to anyone who does not."""
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
 _UNCHANGED = object()
 REPEATED_TO = 300
-MAX_WIDENINGS = 48  # per call, in the order below
+MAX_WIDENINGS = 64  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("negated", _number(lambda n: -n if n else -1)),
@@ -236,8 +264,11 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with a trailing 5", _number(lambda n: n * 10 + (5 if n >= 0 else -5))),
     ("as a fraction", _number(lambda n: n + 0.5)),  # the one that changes a type: see `kept`
     ("every integer 1", _number(lambda n: 1)),
+    ("every integer 0", _number(lambda n: 0)),
+    ("as decimal text", _number(lambda n: f"{n}.00")),  # a number on the wire as text: `"1570.00"`
     ("upper-cased", _text(str.upper, bytes.upper)),
-    ("with a non-ASCII letter", _text(lambda t: t + "\u00e9")),
+    ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
+    ("in full-width letters", _text(_full_width)),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
     ("repeated", _repeated),
     ("with its first key dropped", _key_dropped(False)),
@@ -246,20 +277,22 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
 )
 
 
-TYPE_CHANGING = frozenset({"as a fraction"})
+TYPE_CHANGING = frozenset({"as a fraction", "as decimal text"})
 
 
 def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable[int] = (),
-              kept: Iterable[Any] = (), ) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]]:
-    """The widenings of a call's arguments, each (its name, args, kwargs), at most MAX_WIDENINGS,
-    each changing them and no two alike: each of WIDENINGS applied to every value of its kind
-    (walking lists, tuples, dicts and their keys, sets, plain objects' attribute values, and text
-    that holds JSON), then to each argument alone where it changed more than one; the first and
-    the last integer alone negated; and each integer argument replaced by each of `constants`
-    (integers the code itself names). A widening that changes a value's type (TYPE_CHANGING) never
+              kept: Iterable[Any] = (), words: Iterable[str] = ()) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]]:
+    """The widenings of a call's arguments, each (its name, args, kwargs), at most MAX_WIDENINGS, each
+    changing them and no two alike: each of WIDENINGS applied to every value of its kind (walking
+    lists, tuples, dicts and their keys, sets, plain objects' attribute values, and text that holds
+    JSON), then to each argument alone where it changed more than one; the first and the last
+    integer alone negated; each integer argument replaced by each of `constants` (integers the code
+    itself names); and every text value replaced by, prefixed with and suffixed with each of
+    `words` (text the diff's code names and the base's did not: the one name a new branch waits
+    for, `name.startswith("refund")`). A widening that changes a value's type (TYPE_CHANGING) never
     touches the arguments in `kept` (positions or keywords whose type it would leave: a parameter
-    annotated `int`, or not annotated, where the calls are the only word on its type). Bools are
-    no integers here; nothing given is changed (an object is copied). Deterministic: the same
+    annotated `int`, or not annotated, where the calls are the only word on its type). Bools are no
+    integers here; nothing given is changed (an object is copied). Deterministic: the same
     arguments widen the same way in any interpreter."""
     out: List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]] = []
     seen = {canonical([list(args), kwargs])}
@@ -299,6 +332,12 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             else:
                 k[slot] = c
             add(f"{_slot(slot)} = {c}, a constant of the code", tuple(a), k)
+    for word in words:
+        for how, leaf in (("replaced by", lambda t, w=word: w), ("prefixed with", lambda t, w=word: w + t),
+                          ("suffixed with", lambda t, w=word: t + w)):
+            a, k, changed = _apply(args, kwargs, _text(leaf))
+            if changed:
+                add(f"every text {how} {word!r}, a constant the diff wrote", a, k)
     return out
 
 
@@ -385,7 +424,7 @@ def _json_widened(value: Any, leaf: Callable[[Any], Any], depth: int) -> Any:
     if not changed:
         return None
     try:
-        out = json.dumps(widened)
+        out = json.dumps(widened, ensure_ascii=False)  # a non-ASCII letter stays one, as on the wire
     except (TypeError, ValueError):
         return None
     return out.encode("utf-8") if isinstance(value, bytes) else out
