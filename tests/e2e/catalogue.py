@@ -992,6 +992,10 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "cents-as-decimal-text", False,
           "decode reads cents through decimal.Decimal: \"15.70\" is taken as 15 where it was rejected",
           _outside("cents-as-decimal-text"), ("UNJUDGED_CHANGE",)),
+    # An eighth outside round's patch as it merged (against dd2bba4, and in a replay against fd7ed90):
+    Patch("outside", "split-critical-section", False,
+          "drain's workers read the last pending item under the lock and pop it under a second hold: two take one",
+          _outside("split-critical-section"), ("LOCK_SPLIT",)),
     Patch("outside", "required-id-dropped", False,
           "the schema stops requiring an id: REQUIRED, which the schema property draws the keys it drops from, loses it",
           _outside("required-id-dropped"), ("TAUTOLOGY",)),
@@ -1240,6 +1244,13 @@ CLEANROOM = (
     Patch("honest", "raise-reworded", True, "tax's guard says what is wrong in other words",
           lambda r: r.replace("src/billing/tax.py", '"amounts and rates are non-negative"',
                               '"an amount or a rate is negative"')),
+    # An eighth outside round's honest refactors were NUMB: a boundary only an exact half-cent tie
+    # shows, a check moved into a helper whose truth value no property sees held True. The base's
+    # code judges such a line where the head's does what it did (`BASE_JUDGED`).
+    Patch("honest", "rounding-by-divmod", True, "tax rounds half up through divmod (the same result everywhere)",
+          _outside("honest-rounding-by-divmod")),
+    Patch("honest", "line-check-in-helper", True, "the schema's line check moved into a helper of its own",
+          _outside("honest-line-check-in-helper")),
 )
 
 CATALOGUE = TAMPERING + OUTSIDE_ATTACKS + HONEST + CLEANROOM

@@ -6,6 +6,7 @@ import datetime
 import pytest
 
 from oracle_gate.core.protocol import cleanroom as CR
+from oracle_gate.core.protocol import mutant_payload as MP
 from unit.recorded_session import run_recorded
 
 MODULE = '''\
@@ -392,3 +393,40 @@ def test_a_widened_call_that_runs_out_of_time_is_not_compared(twins):
     slow = {c.input.split(":")[0]: got for c in twins.calls if c.name == "slow" for v, got in c.results if v == CR.BASE}
     assert slow["past 2**32"] == CR.NOT_RUN + "ran out of time"
     assert not [c for c, _, _ in twins.differences() if c.name == "slow"]
+
+
+def test_in_a_mutants_session_the_heads_twins_run_the_mutant_beside_the_base(tmp_path):
+    """A mutant no voter noticed runs in the head's twins: where the base's code tells it apart on
+    the voters' calls and their widenings (and the head's did not), the base judges the line. No
+    clean variant runs in such a session (the head's purity was judged in its own)."""
+    (tmp_path / "book.py").write_text(HEAD)
+    (tmp_path / "test_book.py").write_text(TWIN_TESTS)
+    mutant = HEAD.replace("return x + x", "return x + x if x < 10**6 else 0")
+    tree = ast.parse(HEAD)
+    watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, True) for n in ast.walk(tree)
+               if isinstance(n, ast.FunctionDef) and n.name == "refactored"]
+    out = run_recorded(tmp_path, "test_book.py", {CR.ENV: CR.encode_watch(watches),
+                                                  CR.BASE_ENV: CR.encode_base({"book.py": BASE}),
+                                                  MP.ENV_VAR: MP.encode_mutant_env("book.py", mutant, "m1")})
+    found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+    told = {c.input.split(":")[0] for c, v, _ in found.differences() if v == CR.BASE}
+    assert "past 2**32" in told, told
+    assert {v for c in found.calls for v, _ in c.results} <= {CR.BASE, CR.HASH_SEED}
+    # the head's own code, in its own session, does what the base's did on the same inputs
+    assert not [c for c, v, _ in twins_of_head(tmp_path, watches).differences() if v == CR.BASE]
+
+
+def twins_of_head(root, watches) -> CR.CleanroomResults:
+    out = run_recorded(root, "test_book.py", {CR.ENV: CR.encode_watch(watches),
+                                              CR.BASE_ENV: CR.encode_base({"book.py": BASE})})
+    return CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+
+
+def test_records_a_list_holds_are_widened_to_other_shapes():
+    """A helper that checks a record's shape (`len(line) != 2`) is reached only by records of
+    another shape: each record a list holds is also repeated past 300 items, or emptied, alone."""
+    found = {name: args for name, args, _ in CR.widenings(({"id": "x", "lines": [("tea", 4), ("b", 5)]},), {})}
+    assert found["with each record emptied"] == ({"id": "x", "lines": [(), ()]},)
+    assert [len(r) for r in found["with each record repeated"][0]["lines"]] == [300, 300]
+    assert found["repeated"][0]["lines"][0] == ("tea", 4)  # the whole list repeated keeps each record's shape
+    assert "with each record emptied" not in {n for n, _, _ in CR.widenings(([1, 2],), {})}  # no records

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, message_effects, removed_locks,
-                                              shared_results, test_aware_findings)
+                                              shared_results, split_sections, test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -675,3 +675,47 @@ def test_a_lock_each_call_makes_for_itself_is_no_lock_held():
     kept = moved.replace("        lock = threading.Lock()\n", "        lock = threading.Lock()\n        LOCKS.append(lock)\n")
     assert removed_locks("w.py", base, handed) == ()
     assert removed_locks("w.py", base, passed) == () and removed_locks("w.py", base, kept) == ()
+
+
+def test_a_critical_section_the_diff_splits_in_two_is_found():
+    """An eighth outside round (against dd2bba4): `drain`'s workers read the last pending item under
+    the lock, let it go, and popped it under a second hold: two workers could take one item, and it
+    merged (a race no run showed). A function that reads shared state under a lock and, under a
+    later hold of the same lock in the same block, changes that state with what it read is found
+    at the second hold; one hold around both, or a second section that uses nothing the first
+    read, is not."""
+    base = textwrap.dedent('''\
+        import threading
+
+
+        def drain(items):
+            pending = list(items)
+            done = []
+            lock = threading.Lock()
+
+            def work():
+                while True:
+                    with lock:
+                        if not pending:
+                            return
+                        item = pending.pop()
+                        done.append(item)
+
+            work()
+            return done
+        ''')
+    split = base.replace("                item = pending.pop()\n                done.append(item)\n",
+                         "                item = pending[-1]\n"
+                         "            with lock:\n"
+                         "                done.append(item)\n"
+                         "                pending.pop()\n")
+    assert [(f.line, f.what) for f in split_sections("w.py", base, split)] == [
+        (15, "`work` reads `pending` under `lock`, lets it go, and changes `pending` under a second hold of it "
+             "with what it read (`item`)")]
+    assert split_sections("w.py", base, base) == ()
+    assert split_sections("w.py", split, split) == ()  # the base's own split is no change of the diff's
+    # a second section that acts on nothing the first read
+    apart = split.replace("                pending.pop()\n", "")
+    assert split_sections("w.py", base, apart) == ()
+    with pytest.raises(SourceError):
+        split_sections("w.py", base, "def (")

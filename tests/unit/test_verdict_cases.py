@@ -3,7 +3,7 @@ that produces it."""
 import dataclasses
 import datetime
 
-from oracle_gate.core.judge.verdict import (Case, ChangedSymbolEvidence, CleanroomCheck, GateInput, MutantResult,
+from oracle_gate.core.judge.verdict import (BASE_JUDGE, Case, ChangedSymbolEvidence, CleanroomCheck, GateInput, MutantResult,
                                             OracleRun, evaluate)
 from oracle_gate.core.ladder.ledger import FreezeEntry, Ledger
 from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
@@ -184,6 +184,24 @@ def test_a_changed_line_whose_every_mutant_survived_is_numb_whatever_other_lines
     assert [(r.path, r.lineno) for r in v.reasons] == [(TAX, 7)]
     killed = mutants[:1] + (MutantResult(TAX, "rate", "m2", "returned 0 at line 7", "killed", (PROPS,), line=7),)
     assert evaluate(gate([run(PROPS, passed(PROPS))], mutants=killed, mutation_ran=True)).exit_code == 0
+
+
+def test_a_mutant_the_base_told_apart_judges_its_line_and_is_said():
+    """An eighth outside round's honest refactors were NUMB (a `>=` only an exact half-cent tie
+    tells from `>`). A mutant no voter noticed that the base's code told apart, where the head's
+    does what the base's did, is killed by the base: the line is judged, and a note says by what."""
+    told = (MutantResult(TAX, "tax", "m1", "`>=` -> `>` at line 8", "killed", (PROPS, BASE_JUDGE), line=8),
+            MutantResult(TAX, "tax", "m2", "`10_000` -> `10001` at line 8", "killed", (PROPS,), line=8))
+    v = evaluate(gate([run(PROPS, passed(PROPS))], mutants=told, mutation_ran=True))
+    assert (v.exit_code, lines(v)) == (0, [
+        "BASE_JUDGED src/billing/tax.py:8 in tax: no voter noticed `>=` -> `>` at line 8, and the base's code told "
+        "it apart on the voters' calls and their widenings, where the head's does what the base's did: the line "
+        "keeps the base's behaviour there (an oracle that draws such inputs judges it itself)"])
+    assert dict((n, s) for n, s, _ in v.ranks)["R3_numbness"] == "pass"
+    # the same mutant, not told apart: the line is numb
+    alone = (dataclasses.replace(told[0], status="survived", oracles=(PROPS,)),)
+    assert [r.code for r in evaluate(gate([run(PROPS, passed(PROPS))], mutants=alone, mutation_ran=True)).reasons] \
+        == ["NUMB"]
 
 
 def test_a_changed_line_the_budget_never_reached_fails_the_agent_lane_and_is_reported_in_the_human_lane():

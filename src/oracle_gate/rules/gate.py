@@ -367,7 +367,8 @@ async def run_oracle_gate(
         gi = dataclasses.replace(gi, cleanroom=checks, cleanroom_ran=True)
         verdict = V.evaluate(gi)
     if ran and verdict.stopped_at is None and policy.mutants_per_symbol > 0 and policy.mutation_budget > 0:
-        mutant_results, not_mutated = await mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail)
+        mutant_results, not_mutated = await mutation(comp, symbols, verdict, runs_judged, src, batches, policy, head, jail,
+                                                     gi.cleanroom)
         gi = dataclasses.replace(gi, mutants=mutant_results, not_mutated=not_mutated, mutation_ran=True)
         verdict = V.evaluate(gi)
     return await render(console, workspace, dist_dir, build_root, env, policy, gi, verdict, diff, records, run_id)

@@ -171,11 +171,15 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
 
 async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                     runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, policy: Policy,
-                    head: F.Facts, jail: Jail) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
+                    head: F.Facts, jail: Jail, checks: Sequence[V.CleanroomCheck] = (),
+                    ) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
     """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
     against those voters; and the mutable changed lines the budget did not reach. In the agent lane a
     region judged at class E (its baseline: adoption found only example tests) is judged the same
-    way by its class-E voters: every changed line there must be one they notice."""
+    way by its class-E voters: every changed line there must be one they notice. A mutant no voter
+    noticed, in a file whose changed functions the clean room found doing what the base's code did
+    (`checks`), is run in the head's twin interpreters beside the base's: one they tell apart is
+    killed by the base's code (`V.BASE_JUDGE`)."""
     metadata_of = {a: md for addresses, md in batches for a in addresses}
     judged_at_e = frozenset(r.path for r in comp.regions if r.required == V.OracleClass.EQUALITY.value) \
         if policy.lane == C.AGENT else frozenset()
@@ -252,7 +256,54 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
         else:
             status = "survived" if served else "not_run"
         results.append(dataclasses.replace(survivor, status=status))
+    told = await _told_from_base([(m, env) for m, env in planned if any(
+        r.mutant_id == m.mutant_id and r.status == "survived" for r in results)], checks, comp, symbols, src, batches,
+        jail) if policy.compare_base else set()
+    results = [dataclasses.replace(m, status="killed", oracles=(*m.oracles, V.BASE_JUDGE))
+               if m.mutant_id in told else m for m in results]
     return tuple(results), plan.not_mutated
+
+
+async def _told_from_base(survivors: Sequence[Tuple[V.MutantResult, str]], checks: Sequence[V.CleanroomCheck],
+                          comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], src: Sources,
+                          batches: Sequence, jail: Jail) -> Set[str]:
+    """The surviving mutants that the base's code tells apart from the mutant's on the voters'
+    calls and their widenings, in files where the clean room compared every changed function it
+    could with the base's and found no difference: there the diff kept what the base did, and the
+    mutant does not. Each runs in a clean-room session of its file's comparing voter with the
+    mutant served to the head's twins (its purity is not judged again)."""
+    kinds = {r.path: r.kind for r in comp.regions}
+    alike: Dict[str, Dict[str, V.CleanroomCheck]] = {}
+    unlike = {c.path for c in checks if any(v == CR.BASE for _, v, _, _ in c.differences)}
+    for c in checks:
+        if c.compared and c.path not in unlike:
+            alike.setdefault(c.path, {})[c.symbol] = c
+    wanted = [(m, env) for m, env in survivors if m.path in alike and src.head.get(m.path) is not None]
+    if not wanted:
+        return set()
+    _, base_env, _ = _base_sources(comp, symbols, src)
+    if not base_env:
+        return set()
+    requests: List[Tuple[str, str, str, str]] = []  # (mutant id, voter, watch, mutant env)
+    for m, env in wanted:
+        here = alike[m.path]
+        address = (here.get(m.symbol) or here[min(here)]).address
+        try:
+            table = all_symbols(src.head[m.path])
+        except (SourceError, SyntaxError, ValueError):
+            continue
+        watches = [CR.Watch(m.path, q.rsplit(".", 1)[-1], *table[q][1], kinds.get(m.path) in P_FLOOR_KINDS)
+                   for q, c in sorted(here.items()) if c.address == address and q in table]
+        requests.append((m.mutant_id, address, CR.encode_watch(watches), env))
+    if not requests:
+        return set()
+    metadata_of = {a: md for addresses, md in batches for a in addresses}
+    by_address = {t.address.spec: t for t in await targets_of({a for _, a, _, _ in requests})}
+    done = await MultiGet(
+        Get(CleanroomRun, CleanroomRunRequest(by_address[a], metadata_of[a], watch, jail, base_env, env))
+        for _, a, watch, env in requests)
+    return {mutant_id for (mutant_id, _, _, _), run in zip(requests, done)
+            if run.results is not None and any(v == CR.BASE for _, v, _ in run.results.differences())}
 
 
 def _module_ranges(base: Optional[str], head: str) -> List[Tuple[int, int]]:

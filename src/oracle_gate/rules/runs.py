@@ -332,6 +332,8 @@ class CleanroomRunRequest:
     watch: str  # ORACLE_GATE_CLEANROOM: the functions to sample (core/protocol/cleanroom.py)
     jail: Jail = NO_JAIL
     base: str = ""  # ORACLE_GATE_CLEANROOM_BASE: the base's sources of the changed files, or none
+    # ORACLE_GATE_MUTANT: a mutant no voter noticed, run in the head's twins against the base's
+    mutant: str = ""
 
 
 @dataclass(frozen=True)
@@ -348,8 +350,9 @@ async def run_cleanroom(request: CleanroomRunRequest) -> CleanroomRun:
     address = request.target.address.spec
     rerun = await Get(OracleRerun, OracleRerunRequest(
         request.target, request.metadata,
-        FrozenDict({CR.ENV: request.watch, **({CR.BASE_ENV: request.base} if request.base else {})}),
-        f"oracle-gate clean room for {address}",
+        FrozenDict({CR.ENV: request.watch, **({CR.BASE_ENV: request.base} if request.base else {}),
+                    **({MP.ENV_VAR: request.mutant} if request.mutant else {})}),
+        f"oracle-gate clean room for {address}" + (" against a mutant" if request.mutant else ""),
         jail=request.jail))
     result = rerun.result
     if result is None:

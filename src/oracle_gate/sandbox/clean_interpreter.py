@@ -388,8 +388,8 @@ def _child(spec_path: str, out_path: str) -> int:
         spec = json.load(f)
     if spec.get("twin"):
         sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
-        if spec.get("base_sources"):
-            sys.meta_path.insert(0, _BaseCode(spec["base_sources"]))  # type: ignore[arg-type]
+        if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
+            sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]
         sys.path[:] = list(spec["sys_path"])
         out = _twin(spec)
         with open(out_path, "w", encoding="utf-8") as f:

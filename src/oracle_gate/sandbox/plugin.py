@@ -502,7 +502,9 @@ class _Sampler:
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
             twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors) if based else None
             outcomes: Dict[str, List[List[str]]] = {}
-            for i, (variant, offset, seed) in enumerate(CR.VARIANTS if pure else ()):
+            # In a mutant's session only the base judges (the purity of the head's code is judged
+            # in its own session).
+            for i, (variant, offset, seed) in enumerate(CR.VARIANTS if pure and _MUTANT is None else ()):
                 cwd = tempfile.mkdtemp(dir=work)
                 spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
                 with open(spec, "w", encoding="utf-8") as f:
@@ -525,7 +527,7 @@ class _Sampler:
         finally:
             shutil.rmtree(work, ignore_errors=True)
         out_calls = []
-        for i, j in enumerate(pure):
+        for i, j in enumerate(pure if outcomes else ()):
             key, (_, shown, expected) = calls[j]
             results = []
             for variant, _, _ in CR.VARIANTS:
@@ -592,14 +594,16 @@ class _Sampler:
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
                errors: List[str]) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in three clean interpreters alike but for the code: the
-        head's twice (other hash seeds), the base's once (core/protocol/cleanroom.py)."""
+        head's twice (other hash seeds), the base's once (core/protocol/cleanroom.py). In a mutant's
+        session the head's side is the mutant's code: what the base's code tells apart from it."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
+        mutant = {os.path.join(root, _MUTANT.path): _MUTANT.source} if _MUTANT is not None else None
         out: Dict[str, List[List[List[str]]]] = {}
-        for side, seed, base in (("head", 6, None), ("again", 7, None), ("base", 6, sources)):
+        for side, seed, served in (("head", 6, mutant), ("again", 7, mutant), ("base", 6, sources)):
             cwd = tempfile.mkdtemp(dir=work)
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
-                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "base_sources": base}, f)
+                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served}, f)
             env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd,
                    **CR.LOCALE_ENV}
             try:

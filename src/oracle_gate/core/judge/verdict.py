@@ -132,6 +132,10 @@ VARIANT_TEXT = {
 }
 
 MUTANT_JUDGED = ("killed", "survived")  # the statuses that say what the oracles made of a mutant
+# Among a killed mutant's oracles: no voter noticed it, and the base's code told it apart on the
+# voters' calls and their widenings, where the head's code does what the base's did (a refactor's
+# line is judged by the code it replaces).
+BASE_JUDGE = "the base's code"
 
 
 @dataclass(frozen=True)
@@ -586,6 +590,14 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
             reasons.append(Reason("NUMB", Severity.PRODUCT,
                                   f"NUMB {where} survived={len(survived)}/{len(judged)} in {ran[0].symbol} "
                                   f"({noticed}: {survived[0].description})", path, line or None))
+    for m in gi.mutants:
+        if m.status == "killed" and BASE_JUDGE in m.oracles:
+            reasons.append(Reason(
+                "BASE_JUDGED", Severity.INFO,
+                f"BASE_JUDGED {m.path}:{m.line or m.symbol} in {m.symbol}: no voter noticed {m.description}, and the "
+                f"base's code told it apart on the voters' calls and their widenings, where the head's does what the "
+                f"base's did: the line keeps the base's behaviour there (an oracle that draws such inputs judges it "
+                f"itself)", m.path, m.line or None))
     for path, line, symbol in gi.not_mutated:
         reasons.append(Reason(
             "NOT_MUTATED", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
@@ -709,7 +721,7 @@ _STATIC_POLICY = frozenset({
     "WRITESET", "ORACLE_CHANGE", "UNMAPPED", "REGION_DOWNGRADE", "ORACLE_LOST", "CONFIG_CHANGE", "SYMLINK",
     "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
     "BASE_UNEVALUABLE", "SOURCE_ENCODING", "FINALLY_EXIT", "ASSERT_EFFECT",
-    "MESSAGE_EFFECT", "SHARED_RESULT", "LOCK_REMOVED",
+    "MESSAGE_EFFECT", "SHARED_RESULT", "LOCK_REMOVED", "LOCK_SPLIT",
 })
 
 

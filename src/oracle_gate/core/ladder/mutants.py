@@ -250,7 +250,12 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 _statement_at(statements, cand.order[0], cand.order[1])
             by_line.setdefault((line, unit), {}).setdefault(cand.kind, []).append(cand)
         for (line, unit), kinds in by_line.items():
-            queues[(f.path, line, unit)] = (engine, [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds])
+            ordered = [sorted(kinds[k], key=lambda c: c.order) for k in KINDS if k in kinds]
+            # A unit's first mutants are value mutants where it has any: a crash-like one (a dropped
+            # statement, `return None`) shows only that the line runs, and may be no change at all
+            # where the value is only ever tested for truth (`return False` -> `return None`).
+            queues[(f.path, line, unit)] = (engine, [q for q in [[c for c in q if not _crash_like(c)] for q in ordered]
+                                                     + [[c for c in q if _crash_like(c)] for q in ordered] if q])
     chosen: List[Tuple[str, Mutant]] = []
     per_sym: Dict[Tuple[str, str], int] = {}
     not_mutated: List[Tuple[str, int, str]] = []
@@ -291,6 +296,11 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 still.append(key)
         active = still
     return LinePlan(tuple(chosen), tuple(not_mutated))
+
+
+def _crash_like(candidate: "_Candidate") -> bool:
+    """The candidate of a crash-like mutant (`Mutant.coarse`)."""
+    return candidate.kind == "remove" or candidate.description.endswith("-> `return None`")
 
 
 def _check_targets(targets: Sequence[Target]) -> List[Tuple[str, int, int, int]]:

@@ -15,7 +15,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
 
 from .mutants import message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse,
@@ -744,6 +744,66 @@ def removed_locks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[
             f" (the `{name}` it holds now is made by each call for itself: no other thread can hold it, so it "
             f"excludes nothing)" if name in own else "")) for line, name in missing)
     return tuple(sorted(out))
+
+
+@bounded
+def split_sections(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """Critical sections the head splits in two (over `base`): a function that reads shared state
+    under a lock (`item = pending[-1]` inside `with lock:`), lets the lock go, and under a later
+    hold of the same lock, in the same block of statements, changes that state with what it read
+    (`pending.pop()` beside a use of `item`). Another thread can change the state in between, so
+    the second section acts on a stale read: a race, which no run that interleaves well shows.
+    Shared state is a name the function does not bind (its enclosing function's, or the module's).
+    SourceError if either side does not parse."""
+    return _added(path, _split(base), _split(head))
+
+
+def _split(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = _read(source)
+    locks = {name for _owner, _line, name, private in _locks(source) if not private}
+    out = []
+    for func, owner in walk_owned(tree):
+        if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        own = [n for n in walk_scope(func) if n is not func]
+        bound = _parameters(func.args) | {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        for block in (getattr(n, field) for n in [func, *own] for field in ("body", "orelse", "finalbody")
+                      if isinstance(getattr(n, field, None), list)):
+            held = [(s, dotted(s.items[0].context_expr)) for s in block if isinstance(s, (ast.With, ast.AsyncWith))
+                    and len(s.items) == 1 and dotted(s.items[0].context_expr) in locks]
+            for i, (first, lock) in enumerate(held):
+                inside = [n for s in first.body for n in ast.walk(s)]
+                read = {n.id for n in inside if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+                        and n.id not in bound}
+                taken = {n.id for n in inside if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+                for second, again in held[i + 1:]:
+                    if again != lock:
+                        continue
+                    later = [n for s in second.body for n in ast.walk(s)]
+                    used = sorted({n.id for n in later if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+                                  & taken)
+                    changed = sorted(_changed_names(later) & read)
+                    if used and changed:
+                        out.append((owner, second.lineno,
+                                    f"`{func.name}` reads `{changed[0]}` under `{lock}`, lets it go, and changes "
+                                    f"`{changed[0]}` under a second hold of it with what it read (`{used[0]}`)"))
+                        break
+    return out
+
+
+def _changed_names(nodes: Sequence[ast.AST]) -> Set[str]:
+    """Names whose object the nodes change: `x.pop()` (a method of MUTATORS), `x[k] = v`, `del x[k]`,
+    `x[k] += v`."""
+    out: Set[str] = set()
+    for n in nodes:
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name) \
+                and n.func.attr in MUTATORS:
+            out.add(n.func.value.id)
+        elif isinstance(n, ast.Subscript) and isinstance(n.ctx, (ast.Store, ast.Del)) and isinstance(n.value, ast.Name):
+            out.add(n.value.id)
+    return out
 
 
 def _locks(source: Optional[str]) -> List[Tuple[str, int, str, bool]]:

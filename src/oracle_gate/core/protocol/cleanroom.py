@@ -16,16 +16,16 @@ Base against head: where the gate also hands over the base's sources of the diff
 (`BASE_ENV`), each sampled call, and each of its widenings (`widenings`: the same arguments
 negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, all 0, as decimal text,
 upper-cased, with a non-ASCII letter, in full-width letters or with an invalid UTF-8 byte, repeated
-past 300 items, a key dropped, emptied, also inside JSON text and one argument at a time; one
-integer negated; an integer argument replaced by a constant the code names; every text replaced
-by, prefixed or suffixed with a word the diff wrote), runs in clean interpreters alike but for the
-code, under an ASCII locale (LOCALE_ENV): the head's and the base's (an import hook serves the
-base's files). What a call returned, raised and left in its arguments there is compared (the
-`BASE` variant); the head's side runs twice, with other hash seeds, and a call whose head side
-differs from itself (in a pure region, `IMPURE`: the `HASH_SEED` variant), runs out of time or
-memory, or cannot import the base is not compared. A difference is a change in behaviour the diff
-makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch whose region does not promise
-purity (`io`, `state`) is compared this way only.
+past 300 items (also each record a list holds), emptied records, a key dropped, emptied, also
+inside JSON text and one argument at a time; one integer negated; an integer argument replaced by a
+constant the code names; every text replaced by, prefixed or suffixed with a word the diff wrote),
+runs in clean interpreters alike but for the code, under an ASCII locale (LOCALE_ENV): the head's
+and the base's (an import hook serves the base's files). What a call returned, raised and left in
+its arguments there is compared (the `BASE` variant); the head's side runs twice, with other hash
+seeds, and a call whose head side differs from itself (in a pure region, `IMPURE`: the `HASH_SEED`
+variant), runs out of time or memory, or cannot import the base is not compared. A difference is a
+change in behaviour the diff makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch
+whose region does not promise purity (`io`, `state`) is compared this way only.
 
 The clean interpreter's program is sandbox/clean_interpreter.py; the recorder copies it and this
 module (which therefore imports the standard library only) to a temporary directory and runs it as
@@ -234,6 +234,17 @@ def _emptied(value: Any) -> Any:
     return type(value)() if type(value) in (list, tuple, dict, set, str, bytes) and value else _UNCHANGED
 
 
+def _inner(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`leaf` applied to each sequence or dict held in a list or tuple, not to the one holding
+    them: records of another shape (`[("tea", 450)]` with each pair repeated, or emptied)."""
+    def widen(value: Any) -> Any:
+        if type(value) not in (list, tuple) or not any(type(v) in (list, tuple, dict) for v in value):
+            return _UNCHANGED
+        parts = [leaf(v) if type(v) in (list, tuple, dict) else _UNCHANGED for v in value]
+        return type(value)(v if p is _UNCHANGED else p for v, p in zip(value, parts))
+    return widen
+
+
 class _Nth:
     """Negates the n-th integer met (walk order; n = -1 counts them and changes none)."""
 
@@ -271,6 +282,8 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("in full-width letters", _text(_full_width)),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
     ("repeated", _repeated),
+    ("with each record repeated", _inner(_repeated)),
+    ("with each record emptied", _inner(_emptied)),
     ("with its first key dropped", _key_dropped(False)),
     ("with its last key dropped", _key_dropped(True)),
     ("emptied", _emptied),
