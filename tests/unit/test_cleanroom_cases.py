@@ -404,16 +404,20 @@ def test_in_a_mutants_session_the_heads_twins_run_the_mutant_beside_the_base(tmp
     mutant = HEAD.replace("return x + x", "return x + x if x < 10**6 else 0")
     tree = ast.parse(HEAD)
     watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, True) for n in ast.walk(tree)
-               if isinstance(n, ast.FunctionDef) and n.name == "refactored"]
+               if isinstance(n, ast.FunctionDef) and n.name in ("refactored", "masked")]
     out = run_recorded(tmp_path, "test_book.py", {CR.ENV: CR.encode_watch(watches),
                                                   CR.BASE_ENV: CR.encode_base({"book.py": BASE}),
                                                   MP.ENV_VAR: MP.encode_mutant_env("book.py", mutant, "m1")})
     found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
-    told = {c.input.split(":")[0] for c, v, _ in found.differences() if v == CR.BASE}
-    assert "past 2**32" in told, told
+    told = {(c.name, c.input.split(":")[0]) for c, v, _ in found.differences() if v == CR.BASE}
+    assert ("refactored", "past 2**32") in told, told
+    # `masked` (unmutated) differs from the base past 2**32 at the head too: an input where the
+    # head's code does not do what the base's did tells nothing about the mutant
+    assert not [name for name, _ in told if name == "masked"], told
     assert {v for c in found.calls for v, _ in c.results} <= {CR.BASE, CR.HASH_SEED}
-    # the head's own code, in its own session, does what the base's did on the same inputs
-    assert not [c for c, v, _ in twins_of_head(tmp_path, watches).differences() if v == CR.BASE]
+    # the head's own code, in its own session, does what the base's did on `refactored`'s inputs
+    assert not [c for c, v, _ in twins_of_head(tmp_path, watches).differences() if v == CR.BASE
+                and c.name == "refactored"]
 
 
 def twins_of_head(root, watches) -> CR.CleanroomResults:

@@ -539,6 +539,9 @@ class _Sampler:
         for i, j in enumerate(based if twins is not None else ()):
             key, (_, shown, _expected) = calls[j]
             head, again, base = (twins[side][i] for side in ("head", "again", "base"))  # type: ignore[index]
+            if _MUTANT is not None:
+                out_calls.extend(self._mutant_against_base(key, shown, head, again, base))
+                continue
             for k, (input_shown, did) in enumerate(head):
                 other = again[k][1] if k < len(again) else f"{CR.NOT_RUN}no twin"
                 then = base[k][1] if k < len(base) else base[0][1]
@@ -552,6 +555,22 @@ class _Sampler:
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
+
+    @staticmethod
+    def _mutant_against_base(key: Key, shown: str, head: List[List[str]], mutant: List[List[str]],
+                             base: List[List[str]]) -> List[CR.Call]:
+        """A mutant's session: what the mutant's code did on each call and widening (`expected`)
+        beside the base's (`BASE`), only where the head's code did what the base's did; elsewhere
+        the base's side says it was not compared (a mutant that agrees with the head there shows
+        nothing about the line)."""
+        out = []
+        for k, (input_shown, did) in enumerate(head):
+            mutated = mutant[k][1] if k < len(mutant) else f"{CR.NOT_RUN}no twin"
+            then = base[k][1] if k < len(base) else base[0][1]
+            if did.startswith(CR.NOT_RUN) or mutated.startswith(CR.NOT_RUN) or not CR.same(did, then):
+                then = f"{CR.NOT_RUN}the head's code did not do what the base's did here"
+            out.append(CR.Call(key[0], key[1], key[2], input_shown or shown, mutated, ((CR.BASE, then),)))
+        return out
 
     def _constants(self, path: str, root: str) -> Tuple[List[int], List[str]]:
         """What a changed module names, for the twins' widenings (read once per path): the integers
@@ -595,11 +614,12 @@ class _Sampler:
                errors: List[str]) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in three clean interpreters alike but for the code: the
         head's twice (other hash seeds), the base's once (core/protocol/cleanroom.py). In a mutant's
-        session the head's side is the mutant's code: what the base's code tells apart from it."""
+        session the second is the mutant's code, with the head's hash seed: what the base's code
+        tells apart from it, where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
-        mutant = {os.path.join(root, _MUTANT.path): _MUTANT.source} if _MUTANT is not None else None
+        again = (7, None) if _MUTANT is None else (6, {os.path.join(root, _MUTANT.path): _MUTANT.source})
         out: Dict[str, List[List[List[str]]]] = {}
-        for side, seed, served in (("head", 6, mutant), ("again", 7, mutant), ("base", 6, sources)):
+        for side, seed, served in (("head", 6, None), ("again", *again), ("base", 6, sources)):
             cwd = tempfile.mkdtemp(dir=work)
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
