@@ -429,8 +429,10 @@ def twins_of_head(root, watches) -> CR.CleanroomResults:
 def test_records_a_list_holds_are_widened_to_other_shapes():
     """A helper that checks a record's shape (`len(line) != 2`) is reached only by records of
     another shape: each record a list holds is also repeated past 300 items, or emptied, alone."""
-    found = {name: args for name, args, _ in CR.widenings(({"id": "x", "lines": [("tea", 4), ("b", 5)]},), {})}
+    doc = ({"id": "x", "lines": [("tea", 4), ("b", 5)]},)
+    assert not CR.OTHER_SHAPES & {name for name, _, _ in CR.widenings(doc, {})}  # only in a mutant's session
+    found = {name: args for name, args, _ in CR.widenings(doc, {}, shapes=True)}
     assert found["with each record emptied"] == ({"id": "x", "lines": [(), ()]},)
     assert [len(r) for r in found["with each record repeated"][0]["lines"]] == [300, 300]
     assert found["repeated"][0]["lines"][0] == ("tea", 4)  # the whole list repeated keeps each record's shape
-    assert "with each record emptied" not in {n for n, _, _ in CR.widenings(([1, 2],), {})}  # no records
+    assert "with each record emptied" not in {n for n, _, _ in CR.widenings(([1, 2],), {}, shapes=True)}

@@ -294,7 +294,8 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
             inputs = [("", blob), *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
-                                    widenings(args, kwargs, constants, _kept(fn, args, kwargs), words))]
+                                    widenings(args, kwargs, constants, _kept(fn, args, kwargs), words,
+                                              bool(spec.get("shapes"))))]
         except BaseException as e:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue

@@ -623,7 +623,8 @@ class _Sampler:
             cwd = tempfile.mkdtemp(dir=work)
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
-                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served}, f)
+                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served,
+                           "shapes": _MUTANT is not None}, f)
             env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd,
                    **CR.LOCALE_ENV}
             try:
