@@ -346,6 +346,14 @@ def _outside(root: str) -> str:
     raise OSError("no temporary directory")
 
 
+def _side(twin: List[List[str]], k: int) -> str:
+    """What one twin did on the k-th input; a twin that did not run says why on its only entry."""
+    if k < len(twin):
+        return twin[k][1]
+    first = twin[0][1] if twin else ""
+    return first if first.startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
+
+
 _FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
            ast.Pow: lambda a, b: a ** b if 0 <= b <= 128 and abs(a) < 1 << 16 else None,
@@ -496,7 +504,7 @@ class _Sampler:
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
-                           "constants": self._constants(key[0], root)[0], "words": self._constants(key[0], root)[1]}
+                           **dict(zip(("constants", "words"), self._constants(key[0], root)))}
                           for key, (blob, _, _) in calls]
             pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
@@ -543,8 +551,7 @@ class _Sampler:
                 out_calls.extend(self._mutant_against_base(key, shown, head, again, base))
                 continue
             for k, (input_shown, did) in enumerate(head):
-                other = again[k][1] if k < len(again) else f"{CR.NOT_RUN}no twin"
-                then = base[k][1] if k < len(base) else base[0][1]
+                other, then = _side(again, k), _side(base, k)
                 results: List[Tuple[str, str]] = []
                 if did.startswith(CR.NOT_RUN):
                     then = did
@@ -565,8 +572,7 @@ class _Sampler:
         nothing about the line)."""
         out = []
         for k, (input_shown, did) in enumerate(head):
-            mutated = mutant[k][1] if k < len(mutant) else f"{CR.NOT_RUN}no twin"
-            then = base[k][1] if k < len(base) else base[0][1]
+            mutated, then = _side(mutant, k), _side(base, k)
             if did.startswith(CR.NOT_RUN) or mutated.startswith(CR.NOT_RUN) or not CR.same(did, then):
                 then = f"{CR.NOT_RUN}the head's code did not do what the base's did here"
             out.append(CR.Call(key[0], key[1], key[2], input_shown or shown, mutated, ((CR.BASE, then),)))
