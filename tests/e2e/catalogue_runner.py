@@ -41,6 +41,8 @@ def make_tests(families: Sequence[str]) -> Tuple[Callable, Callable]:
             outcomes[patch.name] = (patch, all(r.exit_code == 0 for r in runs))
             for run in runs:
                 assert run.exit_code == 0, run.output
+            missing = [c for c in patch.expect if c not in runs[0].codes()]
+            assert not missing, f"{patch.name}: merged without {missing}: {runs[0].reasons}"
             return
         (run,) = runs
         codes = run.codes()

@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, message_effects, removed_locks,
-                                              shared_results, split_sections, test_aware_findings)
+from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, lossy_memos, message_effects,
+                                              removed_locks, shared_results, split_sections, test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -719,3 +719,56 @@ def test_a_critical_section_the_diff_splits_in_two_is_found():
     assert split_sections("w.py", base, apart) == ()
     with pytest.raises(SourceError):
         split_sections("w.py", base, "def (")
+
+
+def test_a_memo_keyed_by_a_lossy_function_of_the_arguments_is_found():
+    """An eighth outside round (against dd2bba4, and still at 39d8607): `tax` memoised under
+    `hash((cents, rate_bp)) & 0xFFFFFFFF` gives one call's tax to another whose key collides; each
+    call alone is right and no sample holds a colliding pair, so it merged. A function that returns
+    what it keeps in a mapping outliving the call, under a key computed from its arguments, is
+    found at the key; a key made of the arguments themselves (a tuple, sorted items, a type) is
+    not, nor is a mapping the function never returns from."""
+    base = "def tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
+    hashed = ("_MEMO = {}\n\n\ndef tax(cents, rate_bp):\n"
+              "    return _MEMO.setdefault(hash((cents, rate_bp)) & 0xFFFFFFFF, (cents * rate_bp + 5_000) // 10_000)\n")
+    assert [(f.line, f.what) for f in lossy_memos("t.py", base, hashed)] == [
+        (5, "`tax` keeps its results in `_MEMO` under a key computed from its arguments "
+            "(`hash((cents, rate_bp)) & 0xFFFFFFFF`), not the arguments themselves")]
+    assert lossy_memos("t.py", hashed, hashed) == ()  # the base's own memo is no change of the diff's
+    checked = textwrap.dedent('''\
+        _DUE = {}
+
+
+        def amount_due(cents, rate_bp):
+            key = zlib.crc32(b"%d/%d" % (cents, rate_bp))
+            if key not in _DUE:
+                _DUE[key] = cents + tax(cents, rate_bp)
+            return _DUE[key]
+        ''')
+    assert [f.line for f in lossy_memos("t.py", base, checked)] == [5]
+    got = checked.replace("    if key not in _DUE:\n        _DUE[key] = cents + tax(cents, rate_bp)\n    return _DUE[key]",
+                          "    due = _DUE.get(key)\n    if due is None:\n        due = _DUE[key] = cents + tax(cents, rate_bp)\n"
+                          "    return due")
+    assert [f.line for f in lossy_memos("t.py", base, got)] == [5]
+    for key in ("(cents, rate_bp)", "(type(cents), cents, rate_bp)", "cents, rate_bp"):
+        assert lossy_memos("t.py", base, checked.replace('zlib.crc32(b"%d/%d" % (cents, rate_bp))', key)) == (), key
+    # a hand-written memo decorator's closure, keyed by the arguments or by their text
+    decorator = textwrap.dedent('''\
+        def memo(f):
+            cache = {}
+
+            def wrapper(*args, **kwargs):
+                key = (args, tuple(sorted(kwargs.items())))
+                if key not in cache:
+                    cache[key] = f(*args, **kwargs)
+                return cache[key]
+            return wrapper
+        ''')
+    assert lossy_memos("t.py", base, decorator) == ()
+    assert [f.line for f in lossy_memos("t.py", base, decorator.replace(
+        "(args, tuple(sorted(kwargs.items())))", "repr(args)"))] == [5]
+    # a mapping the function fills but never returns from is no memo (a count, a registry)
+    counted = "_SEEN = {}\n\n\ndef seen(name):\n    _SEEN[name.lower()] = _SEEN.get(name.lower(), 0) + 1\n"
+    assert lossy_memos("t.py", base, counted) == ()
+    with pytest.raises(SourceError):
+        lossy_memos("t.py", base, "def (")

@@ -20,8 +20,8 @@ from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, pa
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
-                                              message_effects, removed_locks, shared_results, split_sections,
-                                              test_aware_findings)
+                                              lossy_memos, message_effects, removed_locks, shared_results,
+                                              split_sections, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -230,6 +230,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             shared = shared_results(region.path, base_text, head) if laws else ()
             unlocked = removed_locks(region.path, base_text, head) if laws else ()
             split = split_sections(region.path, base_text, head) if laws else ()
+            memos = lossy_memos(region.path, base_text, head) if laws else ()
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -249,6 +250,11 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
                              f"the second section acts on a stale read (a race no run that interleaves well shows); "
                              f"hold the lock once around the read and the change, or take the change through the "
                              f"human lane", f.path, f.line) for f in split)
+        code, said = ("MEMO_KEY", "MEMO_KEY") if lane == C.AGENT else ("NOTE", "NOTE reviewed: MEMO_KEY")
+        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: two calls whose keys collide get one "
+                             f"result, while each call alone, and every sample without a colliding pair, is right; key "
+                             f"it on the arguments (a tuple of them), or take the change through the human lane",
+                             f.path, f.line) for f in memos)
         out.extend(C.Finding("SHARED_RESULT", f"SHARED_RESULT {f.path}:{f.line} {f.what}, and one caller's change "
                              f"to it is every later caller's result; return a copy or an immutable value", f.path,
                              f.line) for f in shared)

@@ -689,6 +689,109 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
     return out
 
 
+@bounded
+def lossy_memos(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The memos `head` adds (over `base`) whose key is not the call's arguments: a function that
+    keeps results in a mapping that outlives the call (the module's, or its enclosing function's),
+    returns what it finds there, and looks it up by a key computed from its arguments
+    (`hash((cents, rate)) & 0xFFFF_FFFF`, `name.lower()`, `str(amount)`, `f"{a}:{b}"`). Two calls
+    whose keys collide get one result: each call alone is right, and so is every sample that holds
+    no colliding pair. A key is the arguments where it is made of parameters, constants, names the
+    function does not compute, their attributes, and tuples, frozensets, sorted copies, items and
+    types of them. SourceError if either side does not parse."""
+    return _added(path, _memos(base), _memos(head))
+
+
+_FAITHFUL_CALLS = frozenset({"tuple", "frozenset", "sorted", "type"})
+_LOOKUPS = frozenset({"get", "setdefault", "pop"})
+
+
+def _faithful(key: ast.AST, params: Set[str], values: Dict[str, ast.AST], depth: int = 0) -> Optional[ast.AST]:
+    """None if `key` determines the arguments it is made of; else the part of it that is computed."""
+    if depth > 8:
+        return None
+    if isinstance(key, ast.Name):
+        if key.id not in params and key.id in values:
+            return _faithful(values[key.id], params, values, depth + 1)
+        return None
+    if isinstance(key, ast.Constant):
+        return None
+    if isinstance(key, ast.Starred):
+        return _faithful(key.value, params, values, depth + 1)
+    if isinstance(key, ast.Attribute):
+        return _faithful(key.value, params, values, depth + 1)
+    if isinstance(key, (ast.Tuple, ast.List)):
+        parts = key.elts
+    elif isinstance(key, ast.Call) and isinstance(key.func, ast.Name) and key.func.id in _FAITHFUL_CALLS \
+            and not key.keywords:
+        parts = key.args
+    elif isinstance(key, ast.Call) and isinstance(key.func, ast.Attribute) and key.func.attr == "items" \
+            and not key.args:
+        parts = [key.func.value]
+    else:
+        return key
+    return next((bad for bad in (_faithful(x, params, values, depth + 1) for x in parts) if bad is not None), None)
+
+
+def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = _read(source)
+    module_names = module_data(tree)
+    enclosing = _enclosing_names(tree)
+    out = []
+    for node, owner in walk_owned(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        state = module_names | enclosing.get(id(node), frozenset())
+        own = [n for stmt in node.body for n in ast.walk(stmt)]
+        params = _parameters(node.args)
+        assigned = Counter(t.id for n in own if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+                           for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name))
+        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | params
+        values = {n.targets[0].id: n.value for n in own if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  and isinstance(n.targets[0], ast.Name) and assigned[n.targets[0].id] == 1}
+
+        def held(n: ast.AST) -> Optional[str]:
+            return n.id if isinstance(n, ast.Name) and n.id in state and n.id not in local else None
+
+        keys: Dict[str, List[ast.AST]] = {}
+        written: Set[str] = set()
+        reads: Dict[int, str] = {}  # id of an expression that reads a kept result -> the mapping
+        for n in own:
+            if isinstance(n, ast.Subscript) and held(n.value):
+                name = held(n.value)
+                keys.setdefault(name, []).append(n.slice.value if isinstance(n.slice, ast.Index) else n.slice)
+                if isinstance(n.ctx, ast.Store):
+                    written.add(name)
+                else:
+                    reads[id(n)] = name
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in _LOOKUPS \
+                    and held(n.func.value) and n.args:
+                name = held(n.func.value)
+                keys.setdefault(name, []).append(n.args[0])
+                reads[id(n)] = name
+                if n.func.attr == "setdefault":
+                    written.add(name)
+            elif isinstance(n, ast.Compare) and len(n.ops) == 1 and isinstance(n.ops[0], (ast.In, ast.NotIn)) \
+                    and held(n.comparators[0]):
+                keys.setdefault(held(n.comparators[0]), []).append(n.left)
+        # what the function returns from a mapping: read there directly, or through a local bound to a read
+        from_reads = {t.id: reads[id(n.value)] for n in own if isinstance(n, ast.Assign) and id(n.value) in reads
+                      for t in n.targets if isinstance(t, ast.Name)}
+        returned = {reads[id(x)] for r in own if isinstance(r, ast.Return) and r.value is not None
+                    for x in ast.walk(r.value) if id(x) in reads}
+        returned |= {from_reads[x.id] for r in own if isinstance(r, ast.Return) and r.value is not None
+                     for x in ast.walk(r.value) if isinstance(x, ast.Name) and x.id in from_reads}
+        for name in sorted(returned & written):
+            bad = next((b for b in (_faithful(k, params, values) for k in keys[name]) if b is not None), None)
+            if bad is not None:
+                out.append((owner, getattr(bad, "lineno", node.lineno),
+                            f"`{node.name}` keeps its results in `{name}` under a key computed from its arguments "
+                            f"(`{(ast.get_source_segment(source, bad) or ast.unparse(bad))[:80]}`), not the arguments themselves"))
+    return out
+
+
 def _parameters(args: ast.arguments) -> Set[str]:
     """The names a def's or a lambda's parameters bind."""
     return {a.arg for a in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs,
