@@ -732,8 +732,8 @@ class Bench:
                       secs(med([r.seconds for r, _ in reruns])), _execution_summary(last), verdict,
                       f"{first.load:.1f}; {loads([r for r, _ in reruns])}")
         table.notes.append(_EXECUTED_NOTE)
-        table.notes.append(f"budget: the defaults (mutants_per_symbol=4, mutation_budget=24); the 20-symbol diff adds "
-                           f"six functions and a property calling them to the example's base commit")
+        table.notes.append("budget: the defaults (mutants_per_symbol=4, mutation_budget=24); the 20-symbol diff adds "
+                           "six functions and a property calling them to the example's base commit")
         return table
 
 
@@ -756,12 +756,15 @@ class Bench:
         diff and the largest synthetic repository's 10-target one, interleaved."""
         on, off = sides
         table = Table(title, ("repo", "diff", f"{on} (wall)", f"{off} (wall)", "ratio (wall)", f"CPU {on} / {off}",
-                              "ratio (CPU)", f"executed, {on}: tests / mutants / clean rooms / all",
+                              "ratio (CPU)", "pants test of the same oracles (wall)", f"{on} / test (wall)",
+                              f"executed, {on}: tests / mutants / clean rooms / all",
                               f"executed, {off}", f"verdicts ({on}; {off})", "load"))
         table.notes.append("each run executes every test, mutant and clean-room process afresh (a new value of an "
                            "environment variable in `[test].extra_env_vars` on the command line: a new cache key, "
                            "nothing else changed) and reuses the base's facts (built once before); ratio = "
-                           f"{on} / {off}, medians; goal <= {goal}")
+                           f"{on} / {off}, medians; goal <= {goal}; the test side: a cold `pants test --test-force` "
+                           f"of the oracle targets the last gate ran (its report), the issue's goal for the full gate "
+                           f"<= 1.5x of it")
         billing = self.billing_repo()
         synthetic = self.repo(max(self.args.sizes))
         count, branch = min(synthetic.branches.items(), key=lambda kv: abs(kv[0] - 10))
@@ -772,19 +775,30 @@ class Bench:
             progress(f"{name}: {label}, base facts (a dry run)")
             gate_dry(self.snap, root)
 
+            report = self.snap.tmp / "reports" / f"{name}-{root.name}.json"
+            report.parent.mkdir(exist_ok=True)
+
             def gate(flag: str) -> Run:
                 salt = f"['ORACLE_GATE_BENCH_SALT={time.time_ns()}']"
                 return pants(self.snap, root, "-ldebug", "--stats-log", f"--test-extra-env-vars={salt}", "oracle-gate",
-                             "--oracle-gate-base=main", flag, "::")
+                             "--oracle-gate-base=main", f"--oracle-gate-report={report}", flag, "::")
 
             progress(f"{name}: {label}, {self.args.repeat} interleaved full gates each way")
             first, second = interleaved(self.args.repeat, lambda: gate(flags[0]), lambda: gate(flags[1]))
+            data = json.loads(report.read_text()) if report.exists() else {}
+            oracles = sorted({o["address"] for o in data.get("oracles", []) if o.get("address")})
+            progress(f"{name}: {label}, {self.args.repeat} cold `pants test --test-force` of its {len(oracles)} oracles")
+            tests = [pants(self.snap, root, "test", "--test-force", *oracles) for _ in range(self.args.repeat)] \
+                if oracles else []
+            test_wall = med([r.seconds for r in tests]) if tests else None
             wall = [med([r.seconds for r in runs]) for runs in (first, second)]
             cpu = [med([r.cpu for r in runs]) for runs in (first, second)]
             verdicts = "; ".join(" / ".join(sorted({_verdict_line(r) for r in runs})) for runs in (first, second))
+            if any(r.rc != 0 for r in tests):
+                verdicts += f"; pants test exit {max(r.rc for r in tests)}"
             table.add(label, diff, secs(wall[0]), secs(wall[1]), ratio(*wall), f"{secs(cpu[0])} / {secs(cpu[1])}",
-                      ratio(*cpu), _execution_summary(first[-1]), _execution_summary(second[-1]), verdicts,
-                      f"{loads(first)}; {loads(second)}")
+                      ratio(*cpu), secs(test_wall), ratio(wall[0], test_wall), _execution_summary(first[-1]),
+                      _execution_summary(second[-1]), verdicts, f"{loads(first)}; {loads(second)}; {loads(tests)}")
         return table
 
 

@@ -15,7 +15,7 @@ import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse,
@@ -629,16 +629,12 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         return []
     tree = _read(source)
     module_names = module_data(tree)
-    enclosing = _enclosing_names(tree)
     # module-level names bound to a dict, list or set: `_DONE: List[int] = []`
     containers = {t.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
                   and (_mutable(stmt.value) or (isinstance(stmt, ast.AnnAssign) and _mutable(stmt.annotation)))
                   for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) if isinstance(t, ast.Name)}
     out = []
-    for node, owner in walk_owned(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        closure = enclosing.get(id(node), frozenset())
+    for node, owner, closure in _functions(tree):
         state = module_names | closure  # what outlives a call: the module's and its enclosing calls' names
         own = [n for stmt in node.body for n in ast.walk(stmt)]  # nested defs are rare here; their names too
         local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | _parameters(node.args)
@@ -738,12 +734,9 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
         return []
     tree = _read(source)
     module_names = module_data(tree)
-    enclosing = _enclosing_names(tree)
     out = []
-    for node, owner in walk_owned(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        state = module_names | enclosing.get(id(node), frozenset())
+    for node, owner, closure in _functions(tree):
+        state = module_names | closure
         own = [n for stmt in node.body for n in ast.walk(stmt)]
         params = _parameters(node.args)
         assigned = Counter(t.id for n in own if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
@@ -790,6 +783,15 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
                             f"`{node.name}` keeps its results in `{name}` under a key computed from its arguments "
                             f"(`{(ast.get_source_segment(source, bad) or ast.unparse(bad))[:80]}`), not the arguments themselves"))
     return out
+
+
+def _functions(tree: ast.Module) -> Iterator[Tuple[Union[ast.FunctionDef, ast.AsyncFunctionDef], str,
+                                                   FrozenSet[str]]]:
+    """Each def of `tree` with its owner and the names its enclosing defs bind (its closure)."""
+    enclosing = _enclosing_names(tree)
+    for node, owner in walk_owned(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield node, owner, enclosing.get(id(node), frozenset())
 
 
 def _parameters(args: ast.arguments) -> Set[str]:
