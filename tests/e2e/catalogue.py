@@ -1010,6 +1010,28 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "checksum-keyed-due", False,
           "amount_due memoised under a CRC-32 of its arguments: amount_due(471, 1428) is 617 after amount_due(617, 7)",
           _outside("checksum-keyed-due"), ("MEMO_KEY",)),
+    # A ninth outside round's patches, each as it merged against 39d8607 (the round was briefed with
+    # README only): a memo key run together from its arguments, JSON null lines taken as none, line
+    # names NFC-normalised, account names stripped, negative cents let through as text, and drain's
+    # results gathered in a module-level list it empties on each call.
+    Patch("outside", "memo-key-without-separator", False,
+          "tax memoised under f\"{cents}{rate_bp}\": tax(100008, 25) is 825 after tax(10000, 825)",
+          _outside("memo-key-without-separator"), ("MEMO_KEY",)),
+    Patch("outside", "null-lines-accepted", False,
+          "problems takes a document whose lines are null as one with no lines (the base raises)",
+          _outside("null-lines-accepted"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "nfc-line-names", False,
+          "decode NFC-normalises line names: a name with a combining accent is rewritten",
+          _outside("nfc-line-names"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "stripped-accounts", False,
+          "apply_credit strips the account name: a credit to \"acme \" lands on \"acme\"",
+          _outside("stripped-accounts"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "negative-cents-as-text", False,
+          "decode checks for negative cents only among integers: \"-500\" as text is accepted",
+          _outside("negative-cents-as-text"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "module-buffer-per-call", False,
+          "drain empties and refills a module-level list and returns a copy: two drains at once fill one list",
+          _outside("module-buffer-per-call"), ("SHARED_RESULT",)),
     Patch("outside", "required-id-dropped", False,
           "the schema stops requiring an id: REQUIRED, which the schema property draws the keys it drops from, loses it",
           _outside("required-id-dropped"), ("TAUTOLOGY",)),

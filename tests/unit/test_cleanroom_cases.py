@@ -2,6 +2,7 @@
 make into the watched functions, then replays each in clean interpreters (core/protocol/cleanroom.py)."""
 import ast
 import datetime
+import json
 
 import pytest
 
@@ -436,3 +437,20 @@ def test_records_a_list_holds_are_widened_to_other_shapes():
     assert [len(r) for r in found["with each record repeated"][0]["lines"]] == [300, 300]
     assert found["repeated"][0]["lines"][0] == ("tea", 4)  # the whole list repeated keeps each record's shape
     assert "with each record emptied" not in {n for n, _, _ in CR.widenings(([1, 2],), {}, shapes=True)}
+
+
+def test_text_is_padded_and_decomposed_in_values_and_a_dict_is_nulled():
+    """A ninth outside round (against 39d8607) merged names stripped, names NFC-normalised, JSON
+    null lines taken as none and negative cents let through as text: text is also padded with
+    spaces and given a decomposed letter (`e` and a combining accent), in values only (a field
+    name widened would only make each side miss its fields alike); a dict's values are nulled; an
+    integer is also written negated, as text."""
+    text = '{"id": "inv-1", "lines": [["tea", 450]]}'
+    found = {name: args for name, args, _ in CR.widenings((text,), {})}
+    assert json.loads(found["padded with spaces"][0]) == {"id": " inv-1 ", "lines": [[" tea ", 450]]}
+    assert json.loads(found["with a decomposed letter"][0]) == {"id": "inv-1e\u0301", "lines": [["teae\u0301", 450]]}
+    assert json.loads(found["with its values null"][0]) == {"id": None, "lines": None}
+    assert json.loads(found["negated, as text"][0]) == {"id": "inv-1", "lines": [["tea", "-450"]]}
+    account = {name: args for name, args, _ in CR.widenings(({"acme": 1000}, "acme", 250), {})}
+    assert account["padded with spaces"][:2] == ({"acme": 1000}, " acme ")  # the book's keys as they were
+    assert "negated, as text" not in {n for n, _, _ in CR.widenings((5,), {}, kept=(0,))}  # an `int` parameter

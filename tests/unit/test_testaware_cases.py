@@ -4,7 +4,8 @@ from pathlib import Path
 import pytest
 
 from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, lossy_memos, message_effects,
-                                              removed_locks, shared_results, split_sections, test_aware_findings)
+                                              removed_locks, shared_results, shared_scratch, split_sections,
+                                              test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -772,3 +773,38 @@ def test_a_memo_keyed_by_a_lossy_function_of_the_arguments_is_found():
     assert lossy_memos("t.py", base, counted) == ()
     with pytest.raises(SourceError):
         lossy_memos("t.py", base, "def (")
+
+
+def test_a_container_the_module_keeps_emptied_and_refilled_by_each_call_is_found():
+    """A ninth outside round (against 39d8607): `drain` emptied a module-level list (`del _done[:]`),
+    filled it through a local bound to it from its worker threads, and returned a copy: each call
+    alone is right, two at once fill one list, and it merged (no `SHARED_RESULT`: it returns a copy).
+    A function that empties such a container and fills it again is found at the emptying; one that
+    only empties it (a reset) or only fills it (a registry) is not."""
+    base = textwrap.dedent('''\
+        import threading
+
+
+        def drain(items):
+            done = []
+            lock = threading.Lock()
+
+            def work():
+                for item in items:
+                    with lock:
+                        done.append(item)
+
+            work()
+            return list(done)
+        ''')
+    kept = base.replace("import threading\n", "import threading\n\n_done = []\n").replace(
+        "    done = []\n", "    del _done[:]\n    done = _done\n")
+    assert [(f.line, f.what) for f in shared_scratch("w.py", base, kept)] == [
+        (7, "`drain` empties `_done`, which the module keeps, and fills it again")]
+    assert shared_scratch("w.py", kept, kept) == ()
+    for emptied in ("_done.clear()", "_done[:] = []"):
+        assert [f.line for f in shared_scratch("w.py", base, kept.replace("del _done[:]", emptied))] == [7], emptied
+    reset = "_SEEN = {}\n\n\ndef reset():\n    _SEEN.clear()\n\n\ndef put(k, v):\n    _SEEN[k] = v\n"
+    assert shared_scratch("w.py", base, reset) == ()
+    with pytest.raises(SourceError):
+        shared_scratch("w.py", base, "def (")

@@ -21,7 +21,7 @@ from oracle_gate.core.ladder.markers import added_markers, judge_config_change, 
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, finally_exits,
                                               lossy_memos, message_effects, removed_locks, shared_results,
-                                              split_sections, test_aware_findings)
+                                              shared_scratch, split_sections, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
@@ -228,6 +228,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             # a law over calls (no caller's change reaches another's result) only P/L oracles state
             laws = region.required in ("P", "L")
             shared = shared_results(region.path, base_text, head) if laws else ()
+            scratch = shared_scratch(region.path, base_text, head) if laws else ()
             unlocked = removed_locks(region.path, base_text, head) if laws else ()
             split = split_sections(region.path, base_text, head) if laws else ()
             memos = lossy_memos(region.path, base_text, head) if laws else ()
@@ -258,6 +259,9 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("SHARED_RESULT", f"SHARED_RESULT {f.path}:{f.line} {f.what}, and one caller's change "
                              f"to it is every later caller's result; return a copy or an immutable value", f.path,
                              f.line) for f in shared)
+        out.extend(C.Finding("SHARED_RESULT", f"SHARED_RESULT {f.path}:{f.line} {f.what}: two calls at once (threads, "
+                             f"or a call made while one runs) work in one object; make it in the call", f.path, f.line)
+                   for f in scratch)
         out.extend(C.Finding("MESSAGE_EFFECT", f"MESSAGE_EFFECT {f.path}:{f.line} {f.what}: what a message says is "
                              f"never judged, so it may not do anything; do the work in a statement of its own", f.path,
                              f.line) for f in acts)

@@ -629,15 +629,10 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
         return []
     tree = _read(source)
     module_names = module_data(tree)
-    # module-level names bound to a dict, list or set: `_DONE: List[int] = []`
-    containers = {t.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
-                  and (_mutable(stmt.value) or (isinstance(stmt, ast.AnnAssign) and _mutable(stmt.annotation)))
-                  for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) if isinstance(t, ast.Name)}
+    containers = _containers(tree)
     out = []
-    for node, owner, closure in _functions(tree):
+    for node, owner, closure, own, local in _functions(tree):
         state = module_names | closure  # what outlives a call: the module's and its enclosing calls' names
-        own = [n for stmt in node.body for n in ast.walk(stmt)]  # nested defs are rare here; their names too
-        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | _parameters(node.args)
         stores = {n.id for n in own if isinstance(n, ast.Name) and n.id in state and n.id not in local
                   and any(isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Store) for p in own)}
         kept: Set[str] = set()  # locals stored into module-level state: `_CACHE[k] = doc`
@@ -682,6 +677,61 @@ def _shared(source: Optional[str]) -> List[Tuple[str, int, str]]:
                 out.append((owner, r.lineno, f"`{node.name}` returns a mutable object it keeps in {where} "
                                              f"(`{held}`): every caller gets the same one"))
                 break
+    return out
+
+
+@bounded
+def shared_scratch(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """The functions `head` makes (over `base`) work in a container the module keeps: empty it
+    (`_done.clear()`, `del _done[:]`, `_done[:] = []`) and fill it again, by its name or a local bound
+    to it, in the function or a def nested in it. Each call alone is right, and so is its copy of
+    the result; two calls at once (threads, or a call made while one runs) empty and fill one
+    object. A function that only empties it (a reset) or only fills it (a registry, a memo) is not
+    one. SourceError if either side does not parse."""
+    return _added(path, _scratch(base), _scratch(head))
+
+
+_EMPTIES = frozenset({"clear"})
+_FILLS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "extendleft"})
+
+
+def _scratch(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = _read(source)
+    module_names = module_data(tree)
+    containers = _containers(tree)
+    out = []
+    for node, owner, _closure, own, local in _functions(tree):
+        # the module's containers by their names, and the locals bound to them (`done = _done`)
+        names = {name: name for name in containers & module_names if name not in local}
+        names.update({n.targets[0].id: n.value.id for n in own if isinstance(n, ast.Assign) and len(n.targets) == 1
+                      and isinstance(n.targets[0], ast.Name) and isinstance(n.value, ast.Name) and n.value.id in names})
+
+        def held(n: ast.AST) -> Optional[str]:
+            return names.get(n.id) if isinstance(n, ast.Name) else None
+
+        def whole(n: ast.AST) -> bool:
+            return isinstance(n, ast.Subscript) and held(n.value) is not None and isinstance(n.slice, ast.Slice) \
+                and n.slice.lower is None and n.slice.upper is None and n.slice.step is None
+
+        emptied: Dict[str, int] = {}
+        filled: Set[str] = set()
+        for n in own:
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and held(n.func.value):
+                if n.func.attr in _EMPTIES:
+                    emptied.setdefault(held(n.func.value), n.lineno)  # type: ignore[arg-type]
+                elif n.func.attr in _FILLS:
+                    filled.add(held(n.func.value))  # type: ignore[arg-type]
+            elif isinstance(n, ast.Delete) or (isinstance(n, ast.Assign) and len(n.targets) == 1):
+                for t in (n.targets if isinstance(n, ast.Delete) else n.targets):
+                    if whole(t):
+                        emptied.setdefault(held(t.value), n.lineno)  # type: ignore[arg-type,union-attr]
+            if isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store) and held(n.value) and not whole(n):
+                filled.add(held(n.value))  # type: ignore[arg-type]
+        for name in sorted(set(emptied) & filled):
+            out.append((owner, emptied[name], f"`{node.name}` empties `{name}`, which the module keeps, and fills it "
+                                              f"again"))
     return out
 
 
@@ -735,13 +785,11 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
     tree = _read(source)
     module_names = module_data(tree)
     out = []
-    for node, owner, closure in _functions(tree):
+    for node, owner, closure, own, local in _functions(tree):
         state = module_names | closure
-        own = [n for stmt in node.body for n in ast.walk(stmt)]
         params = _parameters(node.args)
         assigned = Counter(t.id for n in own if isinstance(n, (ast.Assign, ast.AnnAssign, ast.AugAssign))
                            for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name))
-        local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)} | params
         values = {n.targets[0].id: n.value for n in own if isinstance(n, ast.Assign) and len(n.targets) == 1
                   and isinstance(n.targets[0], ast.Name) and assigned[n.targets[0].id] == 1}
 
@@ -786,12 +834,22 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
 
 
 def _functions(tree: ast.Module) -> Iterator[Tuple[Union[ast.FunctionDef, ast.AsyncFunctionDef], str,
-                                                   FrozenSet[str]]]:
-    """Each def of `tree` with its owner and the names its enclosing defs bind (its closure)."""
+                                                   FrozenSet[str], List[ast.AST], Set[str]]]:
+    """Each def of `tree` with its owner, the names its enclosing defs bind (its closure), the nodes
+    of its body (a nested def's too) and the names it binds (its parameters, and any it stores)."""
     enclosing = _enclosing_names(tree)
     for node, owner in walk_owned(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            yield node, owner, enclosing.get(id(node), frozenset())
+            own = [n for stmt in node.body for n in ast.walk(stmt)]
+            local = {n.id for n in own if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            yield node, owner, enclosing.get(id(node), frozenset()), own, local | _parameters(node.args)
+
+
+def _containers(tree: ast.Module) -> Set[str]:
+    """Module-level names bound to a dict, list or set: `_DONE: List[int] = []`."""
+    return {t.id for stmt in tree.body if isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and (_mutable(stmt.value) or (isinstance(stmt, ast.AnnAssign) and _mutable(stmt.annotation)))
+            for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]) if isinstance(t, ast.Name)}
 
 
 def _parameters(args: ast.arguments) -> Set[str]:

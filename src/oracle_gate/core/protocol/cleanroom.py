@@ -15,8 +15,9 @@ the environment).
 Base against head: where the gate also hands over the base's sources of the diff's changed files
 (`BASE_ENV`), each sampled call, and each of its widenings (`widenings`: the same arguments
 negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, all 0, as decimal text,
-upper-cased, with a non-ASCII letter, in full-width letters or with an invalid UTF-8 byte, repeated
-past 300 items (also each record a list holds), emptied records, a key dropped, emptied, also
+negated as text, upper-cased, with a non-ASCII letter, in full-width letters, padded with spaces,
+with a decomposed letter or with an invalid UTF-8 byte, repeated past 300 items (also each record
+a list holds), emptied records, a key dropped, a dict's values null, emptied, also
 inside JSON text and one argument at a time; one integer negated; an integer argument replaced by a
 constant the code names; every text replaced by, prefixed or suffixed with a word the diff wrote),
 runs in clean interpreters alike but for the code, under an ASCII locale (LOCALE_ENV): the head's
@@ -230,6 +231,20 @@ def _key_dropped(last: bool) -> Callable[[Any], Any]:
     return widen
 
 
+def _values_only(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`leaf`, marked to leave every dict's keys as they are (field names, in JSON text: a widening
+    of every name would only make each side miss its fields alike)."""
+    leaf.values_only = True  # type: ignore[attr-defined]
+    return leaf
+
+
+def _nulled(value: Any) -> Any:
+    """A dict with every value None (JSON's null): a field present and empty."""
+    if type(value) is dict and any(v is not None for v in value.values()):
+        return dict.fromkeys(value)
+    return _UNCHANGED
+
+
 def _emptied(value: Any) -> Any:
     return type(value)() if type(value) in (list, tuple, dict, set, str, bytes) and value else _UNCHANGED
 
@@ -277,20 +292,26 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("every integer 1", _number(lambda n: 1)),
     ("every integer 0", _number(lambda n: 0)),
     ("as decimal text", _number(lambda n: f"{n}.00")),  # a number on the wire as text: `"1570.00"`
+    ("negated, as text", _number(lambda n: str(-n if n else -1))),  # `"-450"`
     ("upper-cased", _text(str.upper, bytes.upper)),
     ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
     ("in full-width letters", _text(_full_width)),
+    ("padded with spaces", _values_only(_text(lambda t: f" {t} ", lambda b: b" " + b + b" "))),
+    # a letter and a combining accent, which NFC (and NFKC) fold into one: `e\u0301` -> `\u00e9`
+    ("with a decomposed letter",
+     _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
     ("repeated", _repeated),
     ("with each record repeated", _inner(_repeated)),
     ("with each record emptied", _inner(_emptied)),
     ("with its first key dropped", _key_dropped(False)),
     ("with its last key dropped", _key_dropped(True)),
+    ("with its values null", _nulled),
     ("emptied", _emptied),
 )
 
 
-TYPE_CHANGING = frozenset({"as a fraction", "as decimal text"})
+TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "negated, as text"})
 # Records of another shape than a function is written for: a head that assumes the shape (an honest
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
@@ -401,7 +422,9 @@ def _widen(value: Any, leaf: Callable[[Any], Any], depth: int) -> Tuple[Any, boo
         if any(c for _, c in parts):
             return kind(v for v, _ in parts), True
     elif kind is dict:
-        items = [(_widen(k, leaf, depth + 1), _widen(v, leaf, depth + 1)) for k, v in value.items()]
+        keys = not getattr(leaf, "values_only", False)
+        items = [(_widen(k, leaf, depth + 1) if keys else (k, False), _widen(v, leaf, depth + 1))
+                 for k, v in value.items()]
         if any(kc or vc for (_, kc), (_, vc) in items):
             try:
                 return {k: v for (k, _), (v, _) in items}, True
