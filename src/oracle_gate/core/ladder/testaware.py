@@ -750,6 +750,7 @@ def lossy_memos(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Fi
 
 _FAITHFUL_CALLS = frozenset({"tuple", "frozenset", "sorted", "type"})
 _LOOKUPS = frozenset({"get", "setdefault", "pop"})
+_INDEX = getattr(ast, "Index", ())  # a subscript's wrapper before Python 3.9
 
 
 def _faithful(key: ast.AST, params: Set[str], values: Dict[str, ast.AST], depth: int = 0) -> Optional[ast.AST]:
@@ -802,7 +803,7 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
         for n in own:
             if isinstance(n, ast.Subscript) and held(n.value):
                 name = held(n.value)
-                keys.setdefault(name, []).append(n.slice.value if isinstance(n.slice, ast.Index) else n.slice)
+                keys.setdefault(name, []).append(n.slice.value if isinstance(n.slice, _INDEX) else n.slice)
                 if isinstance(n.ctx, ast.Store):
                     written.add(name)
                 else:
@@ -827,9 +828,10 @@ def _memos(source: Optional[str]) -> List[Tuple[str, int, str]]:
         for name in sorted(returned & written):
             bad = next((b for b in (_faithful(k, params, values) for k in keys[name]) if b is not None), None)
             if bad is not None:
+                said = (ast.get_source_segment(source, bad) or ast.unparse(bad))[:80]
                 out.append((owner, getattr(bad, "lineno", node.lineno),
                             f"`{node.name}` keeps its results in `{name}` under a key computed from its arguments "
-                            f"(`{(ast.get_source_segment(source, bad) or ast.unparse(bad))[:80]}`), not the arguments themselves"))
+                            f"(`{said}`), not the arguments themselves"))
     return out
 
 
