@@ -241,17 +241,17 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding("ASSERT_EFFECT", f"ASSERT_EFFECT {f.path}:{f.line} {f.what}: production under -O runs "
                              f"without it; do the work in a statement of its own and assert on its result", f.path, f.line)
                    for f in effects)
-        code, said = ("LOCK_REMOVED", "LOCK_REMOVED") if lane == C.AGENT else ("NOTE", "NOTE reviewed: LOCK_REMOVED")
+        code, said = _agent_lane_only("LOCK_REMOVED", lane)
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} "
                              f"{f.what} (it did at the base): a race is what oracles see least, every mutant still dies "
                              f"in a run that interleaves well; keep the lock, or take the change through the human lane",
                              f.path, f.line) for f in unlocked)
-        code, said = ("LOCK_SPLIT", "LOCK_SPLIT") if lane == C.AGENT else ("NOTE", "NOTE reviewed: LOCK_SPLIT")
+        code, said = _agent_lane_only("LOCK_SPLIT", lane)
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: another thread can change it in between, so "
                              f"the second section acts on a stale read (a race no run that interleaves well shows); "
                              f"hold the lock once around the read and the change, or take the change through the "
                              f"human lane", f.path, f.line) for f in split)
-        code, said = ("MEMO_KEY", "MEMO_KEY") if lane == C.AGENT else ("NOTE", "NOTE reviewed: MEMO_KEY")
+        code, said = _agent_lane_only("MEMO_KEY", lane)
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: two calls whose keys collide get one "
                              f"result, while each call alone, and every sample without a colliding pair, is right; key "
                              f"it on the arguments (a tuple of them), or take the change through the human lane",
@@ -266,6 +266,12 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
                              f"never judged, so it may not do anything; do the work in a statement of its own", f.path,
                              f.line) for f in acts)
     return out
+
+
+def _agent_lane_only(code: str, lane: str) -> Tuple[str, str]:
+    """A finding's code and how its line starts: `code` in the agent lane; in the human lane a
+    `NOTE` a reviewer reads (a race or a lossy memo key is what a person judges)."""
+    return (code, code) if lane == C.AGENT else ("NOTE", f"NOTE reviewed: {code}")
 
 
 def test_aware_finding(f: TestAwareFinding) -> C.Finding:
