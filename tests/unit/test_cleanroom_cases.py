@@ -256,8 +256,11 @@ def test_a_broken_watch_list_or_results_file_is_a_one_line_error():
 
 # -- the base beside the head -------------------------------------------------------------------
 HEAD = '''\
+import decimal
 import json
 import locale
+import os
+import time
 import unicodedata
 
 
@@ -309,14 +312,57 @@ def decoded(data):
 
 def nonzero(balances):
     return {k: v for k, v in balances.items() if v}
+
+
+def indented(doc):
+    return json.dumps(doc, indent=int(os.environ.get("BOOK_INDENT", 2)))
+
+
+def stamped(doc):
+    return json.dumps(doc, indent=2 >> max(0, time.gmtime().tm_year - 2040))
+
+
+def shares(total, parts):
+    if parts == 1:
+        return [total]
+    first = -(-total // parts)
+    return [first] + shares(total - first, parts - 1)
+
+
+def first_wins(text):
+    return json.loads(text, object_pairs_hook=lambda pairs: dict(reversed(pairs)))
+
+
+def whole(doc: dict):
+    return [isinstance(v, (int, decimal.Decimal)) for v in doc.values()]
+
+
+def until_sentinel(items):
+    out = []
+    for item in items:
+        if item == -(2**3):
+            break
+        out.append(item)
+    return out
 '''
 BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.lower()", "account")
         .replace("return x + x", "return x * 2").replace("return list(set(keys))", "return sorted(set(keys))")
         .replace(' and not name.startswith("waive")', "").replace('unicodedata.normalize("NFKC", name)', "name")
         .replace('int(str(json.loads(text)["cents"]).split(".")[0])', 'int(json.loads(text)["cents"])')
-        .replace("locale.getpreferredencoding(False)", '"utf-8"').replace(" if v}", "}"))
+        .replace("locale.getpreferredencoding(False)", '"utf-8"').replace(" if v}", "}")
+        .replace('int(os.environ.get("BOOK_INDENT", 2))', "2").replace("2 >> max(0, time.gmtime().tm_year - 2040)", "2")
+        .replace("""    if parts == 1:
+        return [total]
+    first = -(-total // parts)
+    return [first] + shares(total - first, parts - 1)""", """    base, rest = divmod(total, parts)
+    return [base + (1 if i < rest else 0) for i in range(parts)]""")
+        .replace(", object_pairs_hook=lambda pairs: dict(reversed(pairs))", "")
+        .replace("(int, decimal.Decimal)", "int").replace("""        if item == -(2**3):
+            break
+""", ""))
 TWIN_TESTS = '''\
-from book import Book, amount, decoded, folded, masked, nonzero, refactored, seeded, slow, waived
+from book import (Book, amount, decoded, first_wins, folded, indented, masked, nonzero, refactored, seeded, shares, slow,
+                  stamped, until_sentinel, waived, whole)
 
 
 def test_book():
@@ -337,7 +383,16 @@ def test_text():
         pass
     assert waived("tea", 4) == 4 and folded("tea") == "tea" and amount('{"cents": 1570}') == 1570
     assert decoded(b'{"name": "tea"}') == '{"name": "tea"}' and nonzero({"acme": 5}) == {"acme": 5}
+
+
+def test_later():
+    assert indented({"id": 1}) == stamped({"id": 1}) == '{\\n  "id": 1\\n}'
+    assert shares(7, 3) == [3, 2, 2] and first_wins('{"id": "a"}') == {"id": "a"}
+    assert whole({"a": 5}) == [True] and until_sentinel([4, 5]) == [4, 5]
 '''
+
+
+LATER = ("indented", "stamped")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -346,7 +401,7 @@ def twins(tmp_path_factory) -> CR.CleanroomResults:
     (root / "book.py").write_text(HEAD)
     (root / "test_book.py").write_text(TWIN_TESTS)
     tree = ast.parse(HEAD)
-    watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, n.name not in ("__init__", "credit"))
+    watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, n.name not in ("__init__", "credit", *LATER))
                for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     out = run_recorded(root, "test_book.py", {CR.ENV: CR.encode_watch(watches),
                                               CR.BASE_ENV: CR.encode_base({"book.py": BASE})})
@@ -361,7 +416,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # (`seeded` lists a set where the base sorts it: where hash seeds 6 and 7 happen to agree on
     # an order the base does not give, that is a difference too)
     assert {name for name, _ in changed} - {"seeded"} == {"masked", "credit", "waived", "folded", "amount",
-                                                          "decoded", "nonzero"}, changed
+                                                          "decoded", "nonzero", "indented", "stamped", "shares",
+                                                          "first_wins", "whole", "until_sentinel"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -370,10 +426,31 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     assert ("amount", "as decimal text") in changed
     assert ("decoded", "with a non-ASCII letter") in changed  # the twins' locale reads ASCII
     assert ("nonzero", "every integer 0") in changed
-    # as the tests called them, base and head agree; a refactor agrees everywhere
-    assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")]
+    # as the tests called them, base and head agree (but later and elsewhere); a refactor agrees everywhere
+    assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")
+                and "years ahead" not in c.input]
     assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
     assert twins.errors == ()
+
+
+def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words_set(twins):
+    """The ninth outside round (against 39d8607): an io function whose indent reads a variable the
+    diff names, or halves each year from 2028; a recursion for a loop; a repeated JSON key's first
+    value kept; Decimal taken for an integer; an integer sentinel in a list. The twins run the head
+    and the base again with the clock 30 years ahead and each word the diff wrote set to 1, and
+    widen numbers past 10**30, by 1,500 and to Decimals, repeat a JSON key, and put the code's
+    constants in lists."""
+    changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
+    later = {c.name for c, v, _ in twins.differences() if v == CR.BASE and "30 years ahead" in c.input}
+    assert later == {"indented", "stamped"}, changed
+    indented = [c for c, v, _ in twins.differences() if c.name == "indented"]
+    assert indented and all("BOOK_INDENT=1" in c.input for c in indented)
+    assert ("shares", "plus 1,500 (argument 2)") in changed, changed
+    assert ("first_wins", "with its first key repeated") in changed, changed
+    assert ("whole", "as a Decimal") in changed, changed
+    assert ("until_sentinel", "every integer in a list = -8, a constant of the code") in changed
+    # a RecursionError is compared: the head's side says so
+    assert any(c.expected == "raised builtins.RecursionError" for c, _, _ in twins.differences() if c.name == "shares")
 
 
 def test_a_region_that_promises_no_purity_is_compared_with_the_base_only(twins):

@@ -504,11 +504,14 @@ class _Sampler:
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
-                           **dict(zip(("constants", "words"), self._constants(key[0], root)))}
-                          for key, (blob, _, _) in calls]
+                           "constants": numbers, "words": words[:CR.WIDENING_WORDS]}
+                          for key, (blob, _, _) in calls for numbers, words in [self._constants(key[0], root)]]
             pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
-            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors) if based else None
+            later = CR.later_environment(w for path in {calls[j][0][0] for j in based}
+                                         for w in self._constants(path, root)[1])
+            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later) \
+                if based else None
             outcomes: Dict[str, List[List[str]]] = {}
             # In a mutant's session only the base judges (the purity of the head's code is judged
             # in its own session).
@@ -561,6 +564,13 @@ class _Sampler:
                     then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
+                if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
+                    # The same input later and elsewhere (CR.LATER_OFFSET): shown only where it
+                    # tells the head from the base, which the first world did not.
+                    did_later, then_later = (_side(twins[side][i], k) for side in ("later-head", "later-base"))  # type: ignore[index]
+                    if not CR.same(did_later, then_later):
+                        out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later)}",
+                                                 did_later, ((CR.BASE, then_later),)))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
 
     @staticmethod
@@ -613,26 +623,32 @@ class _Sampler:
                         numbers.update({value - 1, value, value + 1, -value})
             had = set(words.get("base", ()))
             fresh = list(dict.fromkeys(w for w in words.get("head", ()) if w not in had))
-            self._constants_of[path] = (sorted(numbers, key=lambda n: (abs(n), n))[:12], fresh[:4])
+            self._constants_of[path] = (sorted(numbers, key=lambda n: (abs(n), n))[:12], fresh[:CR.WORLD_WORDS])
         return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
-               errors: List[str]) -> Dict[str, List[List[List[str]]]]:
-        """Every call and its widenings in three clean interpreters alike but for the code: the
-        head's twice (other hash seeds), the base's once (core/protocol/cleanroom.py). In a mutant's
-        session the second is the mutant's code, with the head's hash seed: what the base's code
-        tells apart from it, where the head's does what the base's did."""
+               errors: List[str], later: Dict[str, str]) -> Dict[str, List[List[List[str]]]]:
+        """Every call and its widenings in clean interpreters alike but for the code: the head's
+        twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
+        mutant's session, the head's and the base's again later and elsewhere (CR.LATER: the clock
+        moved, `later` set in the environment, a third hash seed). In a mutant's session the second
+        is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
+        where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
         again = (7, None) if _MUTANT is None else (6, {os.path.join(root, _MUTANT.path): _MUTANT.source})
+        sides: List[Tuple[str, int, Any, int, Dict[str, str]]] = [
+            ("head", 6, None, 0, {}), ("again", *again, 0, {}), ("base", 6, sources, 0, {})]
+        if _MUTANT is None:
+            sides += [("later-head", 8, None, CR.LATER_OFFSET, later), ("later-base", 8, sources, CR.LATER_OFFSET, later)]
         out: Dict[str, List[List[List[str]]]] = {}
-        for side, seed, served in (("head", 6, None), ("again", *again), ("base", 6, sources)):
+        for side, seed, served, offset, world in sides:
             cwd = tempfile.mkdtemp(dir=work)
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
                 json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served,
-                           "shapes": _MUTANT is not None}, f)
-            env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd, "TMPDIR": cwd,
-                   **CR.LOCALE_ENV}
+                           "shapes": _MUTANT is not None, "offset": offset}, f)
+            env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
+                   "TMPDIR": cwd, **CR.LOCALE_ENV}
             try:
                 proc = subprocess.run([sys.executable, "-s", "-B", script, spec, got], cwd=cwd, env=env,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -14,19 +14,24 @@ the environment).
 
 Base against head: where the gate also hands over the base's sources of the diff's changed files
 (`BASE_ENV`), each sampled call, and each of its widenings (`widenings`: the same arguments
-negated, past 2**32 and 2**53, with a trailing 5, as fractions, all 1, all 0, as decimal text,
-negated as text, upper-cased, with a non-ASCII letter, in full-width letters, padded with spaces,
-with a decomposed letter or with an invalid UTF-8 byte, repeated past 300 items (also each record
-a list holds), emptied records, a key dropped, a dict's values null, emptied, also
-inside JSON text and one argument at a time; one integer negated; an integer argument replaced by a
-constant the code names; every text replaced by, prefixed or suffixed with a word the diff wrote),
-runs in clean interpreters alike but for the code, under an ASCII locale (LOCALE_ENV): the head's
-and the base's (an import hook serves the base's files). What a call returned, raised and left in
-its arguments there is compared (the `BASE` variant); the head's side runs twice, with other hash
-seeds, and a call whose head side differs from itself (in a pure region, `IMPURE`: the `HASH_SEED`
-variant), runs out of time or memory, or cannot import the base is not compared. A difference is a
-change in behaviour the diff makes that no voting oracle failed on: `UNJUDGED_CHANGE`. A watch
-whose region does not promise purity (`io`, `state`) is compared this way only.
+negated, past 2**32, 2**53 and 10**30, plus 1,500 (past the recursion limit), with a trailing 5, as
+fractions, all 1, all 0, as decimal text, as Decimals, negated as text, upper-cased, with a
+non-ASCII letter, in full-width letters, padded with spaces, with a decomposed letter or with an
+invalid UTF-8 byte, a JSON object's first key repeated, repeated past 300 items (also each record a
+list holds), emptied records, a key dropped, a dict's values null, emptied, also inside JSON text
+and one argument at a time; one integer negated; an integer argument, or every integer a list
+holds, replaced by a constant the code names; every text replaced by, prefixed or suffixed with a
+word the diff wrote), runs in clean interpreters alike but for the code, under an ASCII locale
+(LOCALE_ENV): the head's and the base's (an import hook serves the base's files). What a call
+returned, raised and left in its arguments there is compared (the `BASE` variant); the head's side
+runs twice, with other hash seeds, and a call whose head side differs from itself (in a pure
+region, `IMPURE`: the `HASH_SEED` variant), runs out of time or memory, or cannot import the base is
+not compared. Outside a mutant's session both sides run once more later and elsewhere: the clock 30
+years ahead, each word the diff wrote that can name an environment variable set to "1", a third
+hash seed (`later_environment`); a difference there, where the first world showed none, is one too.
+A difference is a change in behaviour the diff makes that no voting oracle failed on:
+`UNJUDGED_CHANGE`. A watch whose region does not promise purity (`io`, `state`) is compared this
+way only.
 
 The clean interpreter's program is sandbox/clean_interpreter.py; the recorder copies it and this
 module (which therefore imports the standard library only) to a temporary directory and runs it as
@@ -38,6 +43,7 @@ import base64
 import binascii
 import copy
 import dataclasses
+import decimal
 import enum
 import hashlib
 import json
@@ -76,6 +82,33 @@ OTHER_WORLD_PID = 23_000
 AGAIN = "again"  # the second call in one process, after the first result was mutated
 BASE = "base"  # the base's code on the same (or a widened) input, beside the head's in a twin interpreter
 HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with another PYTHONHASHSEED (pure only)
+# The twins' second world: the clock 30 years ahead (past a date bomb, and 2038), and every word
+# the diff's code names that could name an environment variable set to "1" (a knob the diff reads,
+# unset wherever the tests and the first twins run). The head's and the base's code run there
+# alike; a difference shows only what the diff changes, whatever the world.
+LATER_OFFSET = 10958 * DAY
+LATER_VALUE = "1"
+WIDENING_WORDS = 4  # of a module's fresh words, those its calls' text is widened with
+WORLD_WORDS = 32  # of them, those set in the later world's environment
+# Names the twins set themselves, and prefixes that change the interpreter or the loader.
+_OWN_NAMES = frozenset({"PATH", "HOME", "TMPDIR", "PYTHONHASHSEED", *("LC_ALL", "PYTHONUTF8", "PYTHONCOERCECLOCALE")})
+_INTERPRETER_PREFIXES = ("PYTHON", "LD_", "DYLD_", "MALLOC")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+
+
+def later_environment(words: Iterable[str]) -> Dict[str, str]:
+    """The later world's environment variables: each word that can name one (at most WORLD_WORDS)."""
+    names = [w for w in dict.fromkeys(words) if _ENV_NAME.match(w) and w.upper() not in _OWN_NAMES
+             and not w.upper().startswith(_INTERPRETER_PREFIXES)]
+    return {name: LATER_VALUE for name in sorted(names)[:WORLD_WORDS]}
+
+
+def later_shown(environment: Mapping[str, str]) -> str:
+    """How a call in the later world is named in a verdict."""
+    names = ", ".join(f"{k}={v}" for k, v in sorted(environment.items()))
+    return f"[with the clock {LATER_OFFSET // DAY // 365} years ahead{'; ' + names[:160] if names else ''}]"
+
+
 BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
 MAX_BASE_ENV_CHARS = 100 * 1024
 WIDENED_CALL_SECONDS = 0.5  # per call, base and head alike; a call that runs longer is not compared
@@ -249,6 +282,42 @@ def _emptied(value: Any) -> Any:
     return type(value)() if type(value) in (list, tuple, dict, set, str, bytes) and value else _UNCHANGED
 
 
+def _key_repeated(text: str) -> Any:
+    """JSON text of an object with its first key written again at the end, its value emptied (or
+    null): a reader that keeps a repeated key's first value reads other text than one that keeps
+    the last (json's, and most readers')."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return _UNCHANGED
+    if type(doc) is not dict or not doc:
+        return _UNCHANGED
+    key, value = next(iter(doc.items()))
+    other = _emptied(value)
+    other = (None if value is not None else 0) if other is _UNCHANGED else other
+    body = json.dumps(doc, ensure_ascii=False)
+    return f"{body[:-1]}, {json.dumps(key, ensure_ascii=False)}: {json.dumps(other, ensure_ascii=False)}}}"
+
+
+def _encoded(leaf: Callable[[str], Any], raw: bytes) -> Any:
+    """`leaf` on UTF-8 bytes, as text, written back as UTF-8."""
+    try:
+        got = leaf(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return _UNCHANGED
+    return got if got is _UNCHANGED else got.encode("utf-8")
+
+
+def _in_sequences(constant: int) -> Callable[[Any], Any]:
+    """Every integer a list or tuple holds replaced by `constant` (a value the code names: the one
+    item a sentinel test waits for)."""
+    def widen(value: Any) -> Any:
+        if type(value) not in (list, tuple) or not any(type(v) is int and v != constant for v in value):
+            return _UNCHANGED
+        return type(value)(constant if type(v) is int else v for v in value)
+    return widen
+
+
 def _inner(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """`leaf` applied to each sequence or dict held in a list or tuple, not to the one holding
     them: records of another shape (`[("tea", 450)]` with each pair repeated, or emptied)."""
@@ -281,17 +350,22 @@ def _full_width(text: str) -> str:
 
 _UNCHANGED = object()
 REPEATED_TO = 300
-MAX_WIDENINGS = 64  # per call, in the order below
+MAX_WIDENINGS = 96  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("negated", _number(lambda n: -n if n else -1)),
     ("past 2**32", _number(lambda n: n + (1 << 32) if n >= 0 else n - (1 << 32))),
     ("past 2**53", _number(lambda n: n + (1 << 53) + 1 if n >= 0 else n - (1 << 53) - 1)),
+    ("past 10**30", _number(lambda n: n + 10**30 if n >= 0 else n - 10**30)),  # past a Decimal's 28 digits
+    # past CPython's default recursion limit (1,000), small enough to be cheap: a recursion on it
+    # raises RecursionError where a loop does not
+    ("plus 1,500", _number(lambda n: n + 1500 if n >= 0 else n - 1500)),
     ("with a trailing 5", _number(lambda n: n * 10 + (5 if n >= 0 else -5))),
     ("as a fraction", _number(lambda n: n + 0.5)),  # the one that changes a type: see `kept`
     ("every integer 1", _number(lambda n: 1)),
     ("every integer 0", _number(lambda n: 0)),
     ("as decimal text", _number(lambda n: f"{n}.00")),  # a number on the wire as text: `"1570.00"`
+    ("as a Decimal", _number(decimal.Decimal)),  # the exact number, of another type
     ("negated, as text", _number(lambda n: str(-n if n else -1))),  # `"-450"`
     ("upper-cased", _text(str.upper, bytes.upper)),
     ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
@@ -301,6 +375,7 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
+    ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
     ("repeated", _repeated),
     ("with each record repeated", _inner(_repeated)),
     ("with each record emptied", _inner(_emptied)),
@@ -311,7 +386,7 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
 )
 
 
-TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "negated, as text"})
+TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "negated, as text"})
 # Records of another shape than a function is written for: a head that assumes the shape (an honest
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
@@ -373,6 +448,10 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             else:
                 k[slot] = c
             add(f"{_slot(slot)} = {c}, a constant of the code", tuple(a), k)
+    for c in constants:
+        a, k, changed = _apply(args, kwargs, _in_sequences(c))
+        if changed:
+            add(f"every integer in a list = {c}, a constant of the code", a, k)
     for word in words:
         for how, leaf in (("replaced by", lambda t, w=word: w), ("prefixed with", lambda t, w=word: w + t),
                           ("suffixed with", lambda t, w=word: t + w)):
