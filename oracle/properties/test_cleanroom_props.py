@@ -1,5 +1,6 @@
 """Laws of the clean room's protocol: the canonical encoding is a fixed point of its own JSON, a
-watch list, the base's sources and a results file round-trip, a difference is exactly a variant
+watch list, the base's sources and a results file round-trip, a result read in any order does not
+depend on the order its lists came in, a difference is exactly a variant
 that ran and did something else than the call did under its test, and widening a call's arguments
 is deterministic, leaves them as they were, and always changes them."""
 import copy
@@ -38,11 +39,28 @@ def test_the_canonical_encoding_is_a_fixed_point_of_its_own_json(value):
 
 @load_tolerant
 @given(st.lists(st.builds(CR.Watch, path=st.sampled_from(["a.py", "b/c.py"]), name=st.sampled_from(["f", "g"]),
-                          first=st.integers(1, 50), last=st.integers(1, 50), pure=st.booleans()), max_size=5))
+                          first=st.integers(1, 50), last=st.integers(1, 50), pure=st.booleans(),
+                          unordered=st.booleans()), max_size=5))
 def test_a_watch_list_round_trips_whatever_its_order(watches):
     decoded = CR.decode_watch(CR.encode_watch(watches))
     assert sorted(decoded, key=repr) == sorted(watches, key=repr)
     assert CR.encode_watch(reversed(watches)) == CR.encode_watch(watches)
+
+
+@load_tolerant
+@given(st.lists(json_values, max_size=6), st.randoms(use_true_random=False))
+def test_a_result_read_in_any_order_is_the_same_whatever_order_its_lists_came_in_and_a_fixed_point(items, rnd):
+    def shuffled(value):
+        if isinstance(value, list):
+            value = [shuffled(v) for v in value]
+            rnd.shuffle(value)
+        elif isinstance(value, dict):
+            value = {k: shuffled(v) for k, v in value.items()}
+        return value
+
+    once = CR.in_any_order(items)
+    assert CR.canonical(CR.in_any_order(shuffled(copy.deepcopy(items)))) == CR.canonical(once)
+    assert CR.canonical(CR.in_any_order(once)) == CR.canonical(once)
 
 
 @load_tolerant

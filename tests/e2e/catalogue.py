@@ -1054,6 +1054,15 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "decimal-cents", False,
           "problems takes Decimal cents for integers: Decimal('0.5') passes",
           _outside("decimal-cents"), ("UNJUDGED_CHANGE",)),
+    # The ninth round's int poison pill, written inline in the concurrent region (compared since,
+    # where a call returns, its lists in any order; the twins put the code's constants in a list).
+    Patch("outside", "int-pill-inline", False,
+          "drain stops a worker at -(2**63), one pill per worker: a real charge equal to it is dropped",
+          _outside("int-pill-inline"), ("UNJUDGED_CHANGE",)),
+    # The ninth round's check-then-act: a worker takes with a blocking get() after asking empty().
+    Patch("outside", "check-then-take", False,
+          "drain's workers loop while not q.empty(): q.get(): two workers see one item, the loser waits forever",
+          _outside("check-then-take"), ("CHECK_THEN_WAIT",)),
     Patch("outside", "required-id-dropped", False,
           "the schema stops requiring an id: REQUIRED, which the schema property draws the keys it drops from, loses it",
           _outside("required-id-dropped"), ("TAUTOLOGY",)),

@@ -531,3 +531,116 @@ def test_text_is_padded_and_decomposed_in_values_and_a_dict_is_nulled():
     account = {name: args for name, args, _ in CR.widenings(({"acme": 1000}, "acme", 250), {})}
     assert account["padded with spaces"][:2] == ({"acme": 1000}, " acme ")  # the book's keys as they were
     assert "negated, as text" not in {n for n, _, _ in CR.widenings((5,), {}, kept=(0,))}  # an `int` parameter
+
+
+POOL_HEAD = '''\
+import queue
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+
+def drain(items, workers=4):
+    q = queue.Queue()
+    for item in items:
+        q.put(item)
+    for _ in range(workers):
+        q.put(-(2**3))
+    done = []
+    lock = threading.Lock()
+
+    def work():
+        while True:
+            item = q.get()
+            if item == -(2**3):
+                return
+            with lock:
+                done.append(item)
+
+    threads = [threading.Thread(target=work) for _ in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return done
+
+
+def pooled(items, workers=4):
+    done = []
+    lock = threading.Lock()
+
+    def work(item):
+        with lock:
+            done.append(item)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for item in items:
+            pool.submit(work, item)
+    return done
+'''
+POOL_BASE = (POOL_HEAD.replace('''    for _ in range(workers):
+        q.put(-(2**3))
+''', "").replace('''            item = q.get()
+            if item == -(2**3):
+                return
+''', '''            try:
+                item = q.get_nowait()
+            except queue.Empty:
+                return
+''').replace('''    def work(item):
+        with lock:
+            done.append(item)
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for item in items:
+            pool.submit(work, item)
+''', '''    def work(chunk):
+        for item in chunk:
+            with lock:
+                done.append(item)
+
+    threads = [threading.Thread(target=work, args=(items[i::workers],)) for i in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+'''))
+POOL_TESTS = '''\
+from pool import drain, pooled
+
+
+def test_pool():
+    for items, workers in (([3, 1, 2], 4), ([5, 9], 1), ([], 2)):
+        assert sorted(drain(items, workers)) == sorted(pooled(items, workers)) == sorted(items)
+'''
+
+
+def test_a_concurrent_region_is_compared_where_it_returns_its_lists_in_any_order(tmp_path):
+    """The ninth outside round's p38 (against 39d8607): `drain` stops a worker at an integer
+    sentinel written inline, dropping a real item equal to it; the twins put the code's constants in
+    a list. A thread pool for a loop of threads (`pooled`) finishes items in another order and
+    refuses 0 workers where the loop did nothing: neither is a difference in a concurrent region."""
+    (tmp_path / "pool.py").write_text(POOL_HEAD)
+    (tmp_path / "test_pool.py").write_text(POOL_TESTS)
+    tree = ast.parse(POOL_HEAD)
+    watches = [CR.Watch("pool.py", n.name, n.lineno, n.end_lineno, False, True) for n in tree.body
+               if isinstance(n, ast.FunctionDef)]
+    out = run_recorded(tmp_path, "test_pool.py", {CR.ENV: CR.encode_watch(watches),
+                                                  CR.BASE_ENV: CR.encode_base({"pool.py": POOL_BASE})})
+    found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+    told = {(c.name, c.input.split(":")[0]) for c, v, _ in found.differences() if v == CR.BASE}
+    assert told and {name for name, _ in told} == {"drain"}, told
+    assert ("drain", "every integer in a list = -8, a constant of the code") in told, told
+    compared = [c for c in found.calls if c.name == "pooled" and not c.results[-1][1].startswith(CR.NOT_RUN)]
+    assert len(compared) > 20  # compared, in any order, where both returned
+    refused = [got for c in found.calls if c.name == "pooled" for _, got in c.results if "ValueError" in got]
+    assert refused and all(got.endswith("(a concurrent region is compared where it returns)") for got in refused)
+    assert found.errors == ()
+
+
+def test_a_watch_list_reads_its_concurrent_flag_and_older_entries():
+    watches = (CR.Watch("a.py", "f", 1, 3), CR.Watch("b.py", "g", 2, 9, False, True))
+    assert CR.decode_watch(CR.encode_watch(watches)) == watches
+    assert CR.decode_watch('[["a.py","f",1,3],["b.py","g",2,9,0]]') == (CR.Watch("a.py", "f", 1, 3),
+                                                                        CR.Watch("b.py", "g", 2, 9, False))
+    assert CR.in_any_order([[3, "b"], [1, "a"], {"k": (2, 1)}]) == [["a", 1], ["b", 3], {"k": [1, 2]}]
+

@@ -5,6 +5,7 @@ import pytest
 
 from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, lossy_memos, message_effects,
                                               removed_locks, shared_results, shared_scratch, split_sections,
+                                              checks_then_waits,
                                               test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
@@ -808,3 +809,43 @@ def test_a_container_the_module_keeps_emptied_and_refilled_by_each_call_is_found
     assert shared_scratch("w.py", base, reset) == ()
     with pytest.raises(SourceError):
         shared_scratch("w.py", base, "def (")
+
+
+def test_a_blocking_take_after_a_check_of_the_same_queue_is_found():
+    """The ninth outside round's p01 (against 39d8607, and still at b6404a8): `drain`'s workers loop
+    `while not q.empty(): item = q.get()`; two workers that both see one item left both take, and
+    the loser waits in `get()` forever. A take that may wait, under a test that asked the same
+    queue about itself, is found; a take without waiting, or with a timeout, is not, nor is a check
+    of another queue."""
+    base = textwrap.dedent('''\
+        import queue
+
+
+        def work(q, done):
+            while True:
+                try:
+                    item = q.get_nowait()
+                except queue.Empty:
+                    return
+                done.append(item)
+        ''')
+    racy = textwrap.dedent('''\
+        import queue
+
+
+        def work(q, done):
+            while not q.empty():
+                item = q.get()
+                done.append(item)
+        ''')
+    assert [(f.line, f.what) for f in checks_then_waits("w.py", base, racy)] == [
+        (6, "`work` asks `q.empty()` and then waits in `q.get()` with no timeout")]
+    assert checks_then_waits("w.py", racy, racy) == ()  # the base's own is no change of the diff's
+    full = racy.replace("while not q.empty():", "if q.qsize() < 8:").replace("item = q.get()", "q.put(done)")
+    assert [f.line for f in checks_then_waits("w.py", base, full)] == [6]
+    for fine in ("q.get(False)", "q.get(block=False)", "q.get(timeout=1)", "q.get(True, 1)", "q.get_nowait()",
+                 "other.get()"):
+        assert checks_then_waits("w.py", base, racy.replace("q.get()", fine)) == (), fine
+    assert [f.line for f in checks_then_waits("w.py", base, racy.replace("q.get()", "q.get(True)"))] == [6]
+    with pytest.raises(SourceError):
+        checks_then_waits("w.py", base, "def (")

@@ -86,7 +86,7 @@ class OracleGateSubsystem(GoalSubsystem):
     mutants_per_symbol = IntOption(default=Policy.mutants_per_symbol, advanced=True, help="Mutants generated per changed symbol (0 turns numbness checks off).")
     mutation_budget = IntOption(default=Policy.mutation_budget, advanced=True, help="At most this many mutants per gate run.")
     mutation_timeout = IntOption(default=Policy.mutation_timeout, advanced=True, help="Seconds a mutant run may take before it counts as killed.")
-    compare_base = BoolOption(default=Policy.compare_base, advanced=True, help="Run each changed function of a pure, schema, state or io region, on its voters' calls and their widenings, in the base's code beside the head's; a difference no voter failed on is UNJUDGED_CHANGE.")
+    compare_base = BoolOption(default=Policy.compare_base, advanced=True, help="Run each changed function of a pure, schema, state, io or concurrent region, on its voters' calls and their widenings, in the base's code beside the head's; a difference no voter failed on is UNJUDGED_CHANGE.")
 
 
 class OracleGate(Goal):

@@ -55,9 +55,11 @@ def _judges_of(comp: C.Comparison, verdict: V.Verdict, runs: Sequence[V.OracleRu
 
 P_FLOOR_KINDS = ("pure", "schema")
 # Regions whose changed functions are compared with the base's on their voters' calls, widened
-# (core/protocol/cleanroom.py): the P-floor kinds (replayed for purity too) and the L kinds. A
-# concurrent region's result may depend on the interleaving, so no twin could be told from it.
-COMPARED_KINDS = (*P_FLOOR_KINDS, "state", "io")
+# (core/protocol/cleanroom.py): the P-floor kinds (replayed for purity too), the L kinds, and the
+# concurrent kind where a call returns, its lists compared as multisets (the interleaving orders
+# them; `CR.Watch.unordered`).
+COMPARED_KINDS = (*P_FLOOR_KINDS, "state", "io", "concurrent")
+UNORDERED_KINDS = ("concurrent",)
 
 
 def _base_sources(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], src: Sources,
@@ -85,7 +87,7 @@ def _base_sources(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence]
 async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence], verdict: V.Verdict,
                      runs: Sequence[V.OracleRun], src: Sources, batches: Sequence, jail: Jail,
                      compare_base: bool = True) -> Tuple[V.CleanroomCheck, ...]:
-    """Every changed function of a pure, schema, state or io region that a P or L voter executed:
+    """Every changed function of a pure, schema, state, io or concurrent region that a P or L voter executed:
     the strongest such voter's calls into it, sampled and replayed in clean interpreters
     (core/protocol/cleanroom.py), for purity where the region promises it, and against the base's
     code on the same and widened inputs where the file has a base."""
@@ -128,7 +130,8 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             elif voters and f.qualname in table:
                 first, last = table[f.qualname][1]
                 wanted.setdefault(voters[0], []).append(
-                    (f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last, pure)))
+                    (f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last, pure,
+                                 kinds[f.path] in UNORDERED_KINDS)))
     if not wanted:
         return tuple(unsent)
     order = sorted(wanted)
@@ -292,7 +295,8 @@ async def _told_from_base(survivors: Sequence[Tuple[V.MutantResult, str]], check
             table = all_symbols(src.head[m.path])
         except (SourceError, SyntaxError, ValueError):
             continue
-        watches = [CR.Watch(m.path, q.rsplit(".", 1)[-1], *table[q][1], kinds.get(m.path) in P_FLOOR_KINDS)
+        watches = [CR.Watch(m.path, q.rsplit(".", 1)[-1], *table[q][1], kinds.get(m.path) in P_FLOOR_KINDS,
+                            kinds.get(m.path) in UNORDERED_KINDS)
                    for q, c in sorted(here.items()) if c.address == address and q in table]
         requests.append((m.mutant_id, address, CR.encode_watch(watches), env))
     if not requests:

@@ -23,11 +23,12 @@ from typing import Any, Dict, List, Optional, Sequence
 
 try:
     from ..core.protocol.cleanroom import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
-                                           WIDENED_MEMORY_BYTES, canonical, outcome_of, shown, widenings)
+                                           WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                    WIDENED_MEMORY_BYTES, canonical, outcome_of, shown, widenings)  # pants: no-infer-dep
+                                    WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
+                                    widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
@@ -278,6 +279,9 @@ def _alarm(signum: int, frame: Any) -> None:
 # A RecursionError is compared: CPython's recursion limit is the same for both (a recursion on a
 # number, `split(7, 1503)`, fails where the loop it replaced did not).
 UNCOMPARABLE = (MemoryError, ImportError, _TimedOut)
+# A concurrent region is compared where a call returns: what it raises depends on the machine's
+# thread limits and the pool it uses (a pool refuses 0 workers where a loop of threads did nothing).
+CONCURRENT_RAISED = " (a concurrent region is compared where it returns)"
 
 
 def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
@@ -308,7 +312,8 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             if name in gave_up:
                 got.append([said, f"{NOT_RUN}ran out of time or memory on an earlier call"])
                 continue
-            before = _state(args, kwargs)
+            unordered = bool(call.get("unordered"))
+            before = _state(args, kwargs, unordered)
             signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
             try:
                 result, raised = fn(*args, **kwargs), None
@@ -318,14 +323,14 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                 result, raised = None, e
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
-            if isinstance(raised, UNCOMPARABLE):
+            if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None):
                 why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
                 if isinstance(raised, (_TimedOut, MemoryError)):
                     gave_up.append(name)
-                got.append([said, f"{NOT_RUN}{why}"])
+                got.append([said, f"{NOT_RUN}{why}{CONCURRENT_RAISED if unordered else ''}"])
                 continue
-            did = outcome_of(result, raised)
-            after = _state(args, kwargs)
+            did = outcome_of(_in_any_order(result) if unordered else result, raised)
+            after = _state(args, kwargs, unordered)
             got.append([said, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
         out.append(got)
     return out
@@ -368,11 +373,18 @@ def _kept(fn: Any, args: Any, kwargs: Any) -> List[Any]:
     return out
 
 
-def _state(args: Any, kwargs: Any) -> str:
+def _state(args: Any, kwargs: Any, unordered: bool = False) -> str:
     try:
-        return canonical([list(args), kwargs])
+        return canonical(_in_any_order([list(args), kwargs]) if unordered else [list(args), kwargs])
     except Exception as e:
         return f"unencodable ({type(e).__name__})"
+
+
+def _in_any_order(value: Any) -> Any:
+    try:
+        return in_any_order(value)
+    except Exception:  # an item whose own protocol raises: as it is
+        return value
 
 
 def _in_thread(call: Any) -> Any:

@@ -394,7 +394,7 @@ class _Sampler:
             self.watches.setdefault(w.path, []).append(w)
         self.source = source
         self.base = dict(base or {})  # sandbox-relative path -> the base's source (CR.BASE_ENV)
-        self._pure: Dict[Key, bool] = {}
+        self._watch: Dict[Key, CR.Watch] = {}
         self._constants_of: Dict[str, Tuple[List[int], List[str]]] = {}  # path -> (`_constants`)
         self.active = False  # a test runs (not an import)
         self.patched = False  # the running test patches the world (a patching fixture, @mock.patch)
@@ -413,7 +413,7 @@ class _Sampler:
                           if w.name == code.co_name and w.first <= code.co_firstlineno <= w.last), None)
             self._keys[code] = (path, code.co_firstlineno, code.co_name) if found and path else None
             if found and path:
-                self._pure[(path, code.co_firstlineno, code.co_name)] = found.pure
+                self._watch[(path, code.co_firstlineno, code.co_name)] = found
         return self._keys[code]
 
     def _skip(self, key: Key, why: str) -> None:
@@ -504,9 +504,10 @@ class _Sampler:
                         if p and "oracle-gate-recorder-" not in p]
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
-                           "constants": numbers, "words": words[:CR.WIDENING_WORDS]}
+                           "constants": numbers, "words": words[:CR.WIDENING_WORDS],
+                           "unordered": self._watch[key].unordered}
                           for key, (blob, _, _) in calls for numbers, words in [self._constants(key[0], root)]]
-            pure = [j for j, (key, _) in enumerate(calls) if self._pure.get(key, True)]
+            pure = [j for j, (key, _) in enumerate(calls) if self._watch[key].pure]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
             later = CR.later_environment(w for path in {calls[j][0][0] for j in based}
                                          for w in self._constants(path, root)[1])
@@ -559,7 +560,7 @@ class _Sampler:
                 if did.startswith(CR.NOT_RUN):
                     then = did
                 elif other != did and not other.startswith(CR.NOT_RUN):
-                    if self._pure.get(key, True):  # a pure result does not depend on the hash seed
+                    if self._watch[key].pure:  # a pure result does not depend on the hash seed
                         results.append((CR.HASH_SEED, other))
                     then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
@@ -619,7 +620,7 @@ class _Sampler:
                         found.append(node.value)
                     if value is None:
                         todo.extend(ast.iter_child_nodes(node))
-                    elif abs(value) < 1 << 63:  # the whole expression, not its parts: `-(2**15)`, not 2 and 15
+                    elif abs(value) <= 1 << 64:  # the whole expression, not its parts: `-(2**63)`, not 2 and 63
                         numbers.update({value - 1, value, value + 1, -value})
             had = set(words.get("base", ()))
             fresh = list(dict.fromkeys(w for w in words.get("head", ()) if w not in had))

@@ -958,6 +958,49 @@ def _split(source: Optional[str]) -> List[Tuple[str, int, str]]:
     return out
 
 
+# A queue's answers about itself that hold only until another thread acts (Python's `queue` docs:
+# "if empty() returns False it doesn't guarantee that a subsequent call to get() will not block").
+QUEUE_CHECKS = frozenset({"empty", "full", "qsize"})
+
+
+@bounded
+def checks_then_waits(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """Blocking takes the head adds (over `base`) that rely on a check of the same queue made
+    just before: a `get()` or `put()` that may wait forever (no `block=False`, no `timeout`) inside
+    an `if` or `while` whose test asks that queue `empty()`, `full()` or `qsize()`. Another thread
+    can take the last item (or fill the last slot) in between, and the loser waits forever: a
+    deadlock no run that interleaves well shows. SourceError if either side does not parse."""
+    return _added(path, _checked_waits(base), _checked_waits(head))
+
+
+def _checked_waits(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    out = []
+    for node, owner in walk_owned(_read(source)):
+        if not isinstance(node, (ast.If, ast.While)):
+            continue
+        asked = {dotted(n.func.value): n.func.attr for n in ast.walk(node.test) if isinstance(n, ast.Call)
+                 and isinstance(n.func, ast.Attribute) and n.func.attr in QUEUE_CHECKS and dotted(n.func.value)}
+        for n in (n for s in (*node.body, *node.orelse) for n in ast.walk(s)):
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("get", "put") \
+                    and dotted(n.func.value) in asked and _blocks(n):
+                queue = dotted(n.func.value)
+                out.append((owner, n.lineno, f"`{owner}` asks `{queue}.{asked[queue]}()` and then waits in "
+                                             f"`{queue}.{n.func.attr}()` with no timeout"))
+    return out
+
+
+def _blocks(call: ast.Call) -> bool:
+    """Whether a queue's `get(block=True, timeout=None)` or `put(item, block=True, timeout=None)`
+    call may wait forever: neither `block` false nor a `timeout` given (by position or keyword)."""
+    flags = call.args[1 if call.func.attr == "put" else 0:]  # type: ignore[attr-defined]
+    block = next((k.value for k in call.keywords if k.arg == "block"), flags[0] if flags else None)
+    if any(k.arg == "timeout" for k in call.keywords) or len(flags) > 1 or any(k.arg is None for k in call.keywords):
+        return False
+    return block is None or (isinstance(block, ast.Constant) and bool(block.value))
+
+
 def _changed_names(nodes: Sequence[ast.AST]) -> Set[str]:
     """Names whose object the nodes change: `x.pop()` (a method of MUTATORS), `x[k] = v`, `del x[k]`,
     `x[k] += v`."""

@@ -185,29 +185,42 @@ def shown(args: Any, kwargs: Any, limit: int) -> str:
 class Watch:
     """A function to sample: its file (sandbox-relative), its code's name and the lines of its
     definition (a code object whose first line falls inside, decorators included); `pure`: its
-    region promises purity (the clean variants judge it), else it is compared with the base only."""
+    region promises purity (the clean variants judge it), else it is compared with the base only;
+    `unordered`: its region is concurrent, compared where it returns, its lists as multisets
+    (`in_any_order`)."""
 
     path: str
     name: str
     first: int
     last: int
     pure: bool = True
+    unordered: bool = False
 
 
 def encode_watch(watches: Iterable[Watch]) -> str:
-    return json.dumps(sorted([w.path, w.name, w.first, w.last, int(w.pure)] for w in watches), separators=(",", ":"))
+    return json.dumps(sorted([w.path, w.name, w.first, w.last, int(w.pure), int(w.unordered)] for w in watches),
+                      separators=(",", ":"))
 
 
 def decode_watch(value: str) -> Tuple[Watch, ...]:
     try:
         raw = json.loads(value)
         for w in raw:
-            if not 4 <= len(w) <= 5:
+            if not 4 <= len(w) <= 6:
                 raise ValueError(f"an entry of {len(w)} items")
-        return tuple(Watch(str(w[0]), str(w[1]), int(w[2]), int(w[3]), bool(w[4]) if len(w) == 5 else True)
-                     for w in raw)
+        return tuple(Watch(str(w[0]), str(w[1]), int(w[2]), int(w[3]), *(bool(flag) for flag in w[4:])) for w in raw)
     except (ValueError, TypeError, IndexError) as e:
-        raise ValueError(f"{ENV} is not a list of [path, name, first, last, pure]: {e}") from None
+        raise ValueError(f"{ENV} is not a list of [path, name, first, last, pure, unordered]: {e}") from None
+
+
+def in_any_order(value: Any) -> Any:
+    """`value` with every list and tuple in it sorted by its items' canonical JSON: what a
+    concurrent function returns, read apart from the order its threads happened to finish in."""
+    if type(value) in (list, tuple):
+        return sorted((in_any_order(v) for v in value), key=canonical)
+    if type(value) is dict:
+        return {k: in_any_order(v) for k, v in value.items()}
+    return value
 
 
 def encode_base(sources: Mapping[str, str]) -> str:
@@ -350,7 +363,7 @@ def _full_width(text: str) -> str:
 
 _UNCHANGED = object()
 REPEATED_TO = 300
-MAX_WIDENINGS = 96  # per call, in the order below
+MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("negated", _number(lambda n: -n if n else -1)),
@@ -399,11 +412,11 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
     """The widenings of a call's arguments, each (its name, args, kwargs), at most MAX_WIDENINGS, each
     changing them and no two alike: each of WIDENINGS applied to every value of its kind (walking
     lists, tuples, dicts and their keys, sets, plain objects' attribute values, and text that holds
-    JSON), then to each argument alone where it changed more than one; the first and the last
-    integer alone negated; each integer argument replaced by each of `constants` (integers the code
-    itself names); and every text value replaced by, prefixed with and suffixed with each of
-    `words` (text the diff's code names and the base's did not: the one name a new branch waits
-    for, `name.startswith("refund")`). A widening that changes a value's type (TYPE_CHANGING) never
+    JSON); the first and the last integer alone negated; each integer argument, and every integer a
+    list holds, replaced by each of `constants` (integers the code itself names); every text value
+    replaced by, prefixed with and suffixed with each of `words` (text the diff's code names and
+    the base's did not: the one name a new branch waits for, `name.startswith("refund")`); and last
+    each of WIDENINGS applied to each argument alone where it changed more than one. A widening that changes a value's type (TYPE_CHANGING) never
     touches the arguments in `kept` (positions or keywords whose type it would leave: a parameter
     annotated `int`, or not annotated, where the calls are the only word on its type). Bools are no
     integers here; nothing given is changed (an object is copied). Deterministic: the same
@@ -421,6 +434,7 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             out.append((name, a, k))
 
     slots: List[Any] = [*range(len(args)), *kwargs]
+    each: List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]] = []  # one argument at a time: added last
     for name, leaf in WIDENINGS:
         if name in OTHER_SHAPES and not shapes:
             continue
@@ -431,8 +445,7 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
         add(name, a, k)
         alone = [(slot, _apply(args, kwargs, leaf, slot)) for slot in slots if slot not in fixed]
         alone = [(slot, got) for slot, got in alone if got[2]]
-        for slot, (a, k, _) in alone if len(alone) > 1 else ():
-            add(f"{name} ({_slot(slot)})", a, k)
+        each.extend((f"{name} ({_slot(slot)})", a, k) for slot, (a, k, _) in (alone if len(alone) > 1 else ()))
     count = _Nth(-1)
     _apply(args, kwargs, count)
     for name, n in (("the first integer negated", 0), ("the last integer negated", count.seen - 1)):
@@ -458,6 +471,8 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             a, k, changed = _apply(args, kwargs, _text(leaf))
             if changed:
                 add(f"every text {how} {word!r}, a constant the diff wrote", a, k)
+    for name, a, k in each:
+        add(name, a, k)
     return out
 
 
