@@ -24,6 +24,15 @@ import ctypes
 import os
 import socket
 import subprocess
+import time
+
+
+def _parent(pid):
+    try:
+        with open("/proc/" + pid + "/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return -1
 
 
 def test_escape():
@@ -46,8 +55,12 @@ def test_escape():
             socket.create_connection(address, timeout=3).close()
         except OSError:
             pass
-    subprocess.Popen(["sh", "-c", "sleep 300; echo $0", {marker!r}], start_new_session=True,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    daemon = subprocess.Popen(["sh", "-c", "sleep 300; echo $0", {marker!r}], start_new_session=True,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(400):  # until the shell has started its sleep: two processes outlive the test
+        if any(_parent(pid) == daemon.pid for pid in os.listdir("/proc") if pid.isdigit()):
+            break
+        time.sleep(0.05)
 '''
 
 

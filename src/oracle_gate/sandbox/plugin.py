@@ -631,8 +631,8 @@ class _Sampler:
                errors: List[str], later: Dict[str, str]) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
-        mutant's session, the head's and the base's again later and elsewhere (CR.LATER: the clock
-        moved, `later` set in the environment, a third hash seed). In a mutant's session the second
+        mutant's session, the head's and the base's again later and elsewhere (CR.LATER_OFFSET: the
+        clock moved; `later`, from CR.later_environment, set in the environment; a third hash seed). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
         where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}

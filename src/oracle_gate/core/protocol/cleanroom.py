@@ -30,8 +30,9 @@ not compared. Outside a mutant's session both sides run once more later and else
 years ahead, each word the diff wrote that can name an environment variable set to "1", a third
 hash seed (`later_environment`); a difference there, where the first world showed none, is one too.
 A difference is a change in behaviour the diff makes that no voting oracle failed on:
-`UNJUDGED_CHANGE`. A watch whose region does not promise purity (`io`, `state`) is compared this
-way only.
+`UNJUDGED_CHANGE`. A watch whose region does not promise purity (`io`, `state`, `concurrent`) is
+compared this way only; a concurrent one (`Watch.unordered`) where a call returns on both sides,
+every list in its result read in any order (`in_any_order`).
 
 The clean interpreter's program is sandbox/clean_interpreter.py; the recorder copies it and this
 module (which therefore imports the standard library only) to a temporary directory and runs it as
@@ -416,8 +417,8 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
     list holds, replaced by each of `constants` (integers the code itself names); every text value
     replaced by, prefixed with and suffixed with each of `words` (text the diff's code names and
     the base's did not: the one name a new branch waits for, `name.startswith("refund")`); and last
-    each of WIDENINGS applied to each argument alone where it changed more than one. A widening that changes a value's type (TYPE_CHANGING) never
-    touches the arguments in `kept` (positions or keywords whose type it would leave: a parameter
+    each of WIDENINGS applied to each argument alone where it changed more than one. A widening
+    that changes a value's type (TYPE_CHANGING) never touches the arguments in `kept` (positions or keywords whose type it would leave: a parameter
     annotated `int`, or not annotated, where the calls are the only word on its type). Bools are no
     integers here; nothing given is changed (an object is copied). Deterministic: the same
     arguments widen the same way in any interpreter."""
