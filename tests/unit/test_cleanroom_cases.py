@@ -322,6 +322,12 @@ def stamped(doc):
     return json.dumps(doc, indent=2 >> max(0, time.gmtime().tm_year - 2040))
 
 
+def slow_later(doc):
+    while time.gmtime().tm_year > 2040:
+        pass
+    return len(doc)
+
+
 def shares(total, parts):
     if parts == 1:
         return [total]
@@ -351,6 +357,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace('int(str(json.loads(text)["cents"]).split(".")[0])', 'int(json.loads(text)["cents"])')
         .replace("locale.getpreferredencoding(False)", '"utf-8"').replace(" if v}", "}")
         .replace('int(os.environ.get("BOOK_INDENT", 2))', "2").replace("2 >> max(0, time.gmtime().tm_year - 2040)", "2")
+        .replace("    while time.gmtime().tm_year > 2040:\n        pass\n", "")
         .replace("""    if parts == 1:
         return [total]
     first = -(-total // parts)
@@ -362,7 +369,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
 """, ""))
 TWIN_TESTS = '''\
 from book import (Book, amount, decoded, first_wins, folded, indented, masked, nonzero, refactored, seeded, shares, slow,
-                  stamped, until_sentinel, waived, whole)
+                  slow_later, stamped, until_sentinel, waived, whole)
 
 
 def test_book():
@@ -387,12 +394,13 @@ def test_text():
 
 def test_later():
     assert indented({"id": 1}) == stamped({"id": 1}) == '{\\n  "id": 1\\n}'
+    assert slow_later({"id": 1}) == 1
     assert shares(7, 3) == [3, 2, 2] and first_wins('{"id": "a"}') == {"id": "a"}
     assert whole({"a": 5}) == [True] and until_sentinel([4, 5]) == [4, 5]
 '''
 
 
-LATER = ("indented", "stamped")  # io: compared with the base only
+LATER = ("indented", "stamped", "slow_later")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -442,7 +450,9 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     constants in lists."""
     changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
     later = {c.name for c, v, _ in twins.differences() if v == CR.BASE and "30 years ahead" in c.input}
+    # a call that runs out of time later (`slow_later`, at the head only) is not compared there
     assert later == {"indented", "stamped"}, changed
+    assert [c for c in twins.calls if c.name == "slow_later"]
     indented = [c for c, v, _ in twins.differences() if c.name == "indented"]
     assert indented and all("BOOK_INDENT=1" in c.input for c in indented)
     assert ("shares", "plus 1,500 (argument 2)") in changed, changed

@@ -569,7 +569,7 @@ class _Sampler:
                     # The same input later and elsewhere (CR.LATER_OFFSET): shown only where it
                     # tells the head from the base, which the first world did not.
                     did_later, then_later = (_side(twins[side][i], k) for side in ("later-head", "later-base"))  # type: ignore[index]
-                    if not CR.same(did_later, then_later):
+                    if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later):
                         out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later)}",
                                                  did_later, ((CR.BASE, then_later),)))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
