@@ -2,7 +2,8 @@
 watch list, the base's sources and a results file round-trip, a result read in any order does not
 depend on the order its lists came in, a difference is exactly a variant
 that ran and did something else than the call did under its test, and widening a call's arguments
-is deterministic, leaves them as they were, and always changes them."""
+is deterministic, leaves them as they were, and always changes them; an outcome is short
+and equal where the encodings are."""
 import copy
 import json
 
@@ -42,8 +43,10 @@ def test_the_canonical_encoding_is_a_fixed_point_of_its_own_json(value):
                           first=st.integers(1, 50), last=st.integers(1, 50), pure=st.booleans(),
                           unordered=st.booleans()), max_size=5))
 def test_a_watch_list_round_trips_whatever_its_order(watches):
+    """A watch list is a set: it round-trips as one, each watch once (two changed functions nested
+    in one are watched through it once)."""
     decoded = CR.decode_watch(CR.encode_watch(watches))
-    assert sorted(decoded, key=repr) == sorted(watches, key=repr)
+    assert set(decoded) == set(watches) and len(decoded) == len(set(watches))
     assert CR.encode_watch(reversed(watches)) == CR.encode_watch(watches)
 
 
@@ -117,3 +120,15 @@ def test_an_argument_whose_type_is_kept_keeps_it_through_every_widening(call):
     for name, a, k in CR.widenings(args, kwargs, kept=[*range(len(args)), *kwargs]):
         assert [type(v) for v in a] == [type(v) for v in args], name
         assert {n: type(v) for n, v in k.items()} == {n: type(v) for n, v in kwargs.items()}, name
+
+
+@load_tolerant
+@given(json_values, json_values, st.integers(0, 3))
+def test_an_outcome_is_short_and_tells_two_results_apart_as_their_encodings_do(a, b, times):
+    """However long a result (a list widened to thousands of items), what a call did is at most
+    MAX_OUTCOME_CHARS and a little more, and two outcomes are equal exactly where the results'
+    canonical encodings are."""
+    a, b = [a] * (CR.MAX_OUTCOME_CHARS * times // 4 + 1), [b] * (CR.MAX_OUTCOME_CHARS * times // 4 + 1)
+    assert len(CR.outcome_of(a)) <= CR.MAX_OUTCOME_CHARS + 100
+    encoded = [CR.ADDRESS.sub("0x?", CR.canonical(v)) for v in (a, b)]  # (an address is no part of one)
+    assert (CR.outcome_of(a) == CR.outcome_of(b)) == (encoded[0] == encoded[1])

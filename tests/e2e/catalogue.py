@@ -1063,6 +1063,38 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "check-then-take", False,
           "drain's workers loop while not q.empty(): q.get(): two workers see one item, the loser waits forever",
           _outside("check-then-take"), ("CHECK_THEN_WAIT",)),
+    # The tenth round: lists longer than a cap the code writes as a constant (the twins' lists
+    # are repeated past each constant the code names).
+    Patch("outside", "cap-reported-lines", False,
+          "problems checks only the first 1 << 12 lines: a negative line at index 5000 passes",
+          _outside("cap-reported-lines"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "feed-in-slices", False,
+          "drain feeds the queue in slices of 1 << 13 and drops the last, short slice",
+          _outside("feed-in-slices"), ("UNJUDGED_CHANGE",)),
+    # ... and in a function nested in the changed one (judged through the calls of the one it is in).
+    Patch("outside", "page-per-worker", False,
+          "drain's nested work returns after a page of 1 << 12 charges: the rest stay in the queue",
+          _outside("page-per-worker"), ("UNJUDGED_CHANGE",)),
+    # The tenth round: the machine, not the clock or the environment (the later world has one CPU,
+    # runs under python -O and has another line separator).
+    Patch("outside", "workers-by-affinity", False,
+          "drain caps its threads at half the CPUs it may use: none on a one-CPU machine",
+          _outside("workers-by-affinity"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "assert-as-guard", False,
+          "apply_credit's sign check is an assert turned into ValueError: gone under python -O",
+          _outside("assert-as-guard"), ("UNJUDGED_CHANGE",)),
+    Patch("outside", "linesep-ending", False,
+          "encode ends the text with os.linesep: another byte on Windows",
+          _outside("linesep-ending"), ("UNJUDGED_CHANGE",)),
+    # The tenth round: the code picked by what the machine has installed (no sandbox has both).
+    Patch("outside", "optional-ujson", False,
+          "invoice_io imports ujson where it is installed, json where not: the oracles ran json only",
+          _outside("optional-ujson"), ("IMPORT_FALLBACK",)),
+    # The tenth round: a call that keeps its caller's dict (the twins add an item to each list, dict
+    # or set argument after the call and look for it in the result and the other arguments).
+    Patch("outside", "store-owns-mapping", False,
+          "Store keeps the dict it is given: a later credit changes the caller's opening balances",
+          _outside("store-owns-mapping"), ("UNJUDGED_CHANGE",)),
     Patch("outside", "required-id-dropped", False,
           "the schema stops requiring an id: REQUIRED, which the schema property draws the keys it drops from, loses it",
           _outside("required-id-dropped"), ("TAUTOLOGY",)),

@@ -3,6 +3,7 @@ make into the watched functions, then replays each in clean interpreters (core/p
 import ast
 import datetime
 import json
+import os
 
 import pytest
 
@@ -350,6 +351,44 @@ def until_sentinel(items):
             break
         out.append(item)
     return out
+
+
+def capped(items):
+    return sum(items[:1 << 10])
+
+
+def checked(cents):
+    try:
+        assert cents > 0
+    except AssertionError:
+        raise ValueError("positive") from None
+    return cents
+
+
+def workers(n):
+    return min(n, len(os.sched_getaffinity(0)) // 2)
+
+
+def ended(doc):
+    return json.dumps(doc) + os.linesep
+
+
+def fixed(doc):
+    return json.dumps(doc, sort_keys=True, indent=2)
+
+
+def negatives(cents):
+    return [i for i, c in enumerate(cents[:1 << 10]) if c < 0]
+
+
+class Ledger:
+    def __init__(self, opening):
+        self.opening = opening
+
+
+class Copying:
+    def __init__(self, opening):
+        self.opening = dict(opening)
 '''
 BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.lower()", "account")
         .replace("return x + x", "return x * 2").replace("return list(set(keys))", "return sorted(set(keys))")
@@ -366,10 +405,24 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace(", object_pairs_hook=lambda pairs: dict(reversed(pairs))", "")
         .replace("(int, decimal.Decimal)", "int").replace("""        if item == -(2**3):
             break
-""", ""))
+""", "").replace("sum(items[:1 << 10])", "sum(items)")
+        .replace("""    try:
+        assert cents > 0
+    except AssertionError:
+        raise ValueError("positive") from None
+""", """    if cents <= 0:
+        raise ValueError("positive")
+""").replace("len(os.sched_getaffinity(0)) // 2)", "max(1, len(os.sched_getaffinity(0)) // 2))")
+        .replace("json.dumps(doc) + os.linesep", 'json.dumps(doc) + "\\n"')
+        .replace("sort_keys=True, indent=2)", "sort_keys=True, indent=2 >> max(0, time.gmtime().tm_year - 2040))")
+        .replace("enumerate(cents[:1 << 10])", "enumerate(cents)").replace("self.opening = opening", "self.opening = dict(opening)")
+        .replace("self.opening = dict(opening)\n\n\nclass Copying", "self.opening = dict(opening)\n\n\nclass Copying_")
+        .replace("class Copying_:\n    def __init__(self, opening):\n        self.opening = dict(opening)",
+                 "class Copying:\n    def __init__(self, opening):\n        self.opening = opening"))
 TWIN_TESTS = '''\
-from book import (Book, amount, decoded, first_wins, folded, indented, masked, nonzero, refactored, seeded, shares, slow,
-                  slow_later, stamped, until_sentinel, waived, whole)
+from book import (Book, Copying, Ledger, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
+                  masked, negatives, nonzero, refactored, seeded, shares, slow, slow_later, stamped, until_sentinel,
+                  waived, whole, workers)
 
 
 def test_book():
@@ -397,10 +450,19 @@ def test_later():
     assert slow_later({"id": 1}) == 1
     assert shares(7, 3) == [3, 2, 2] and first_wins('{"id": "a"}') == {"id": "a"}
     assert whole({"a": 5}) == [True] and until_sentinel([4, 5]) == [4, 5]
+
+
+def test_machine():
+    assert capped([1, 2, 3]) == 6 and checked(5) == 5 and workers(1) >= 0
+    assert ended({"id": 1}) == '{"id": 1}\\n' and fixed({"id": 1}) == '{\\n  "id": 1\\n}'
+
+
+def test_kept():
+    assert negatives([1, 2, 3]) == [] and Ledger({"a": 1}).opening == Copying({"a": 1}).opening == {"a": 1}
 '''
 
 
-LATER = ("indented", "stamped", "slow_later")  # io: compared with the base only
+LATER = ("indented", "stamped", "slow_later", "capped", "checked", "workers", "ended", "fixed", "negatives")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -423,9 +485,9 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
     # (`seeded` lists a set where the base sorts it: where hash seeds 6 and 7 happen to agree on
     # an order the base does not give, that is a difference too)
-    assert {name for name, _ in changed} - {"seeded"} == {"masked", "credit", "waived", "folded", "amount",
-                                                          "decoded", "nonzero", "indented", "stamped", "shares",
-                                                          "first_wins", "whole", "until_sentinel"}, changed
+    assert {name for name, _ in changed} - {"seeded", "workers"} == {
+        "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
+        "first_wins", "whole", "until_sentinel", "capped", "checked", "ended", "negatives", "__init__"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -434,9 +496,10 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     assert ("amount", "as decimal text") in changed
     assert ("decoded", "with a non-ASCII letter") in changed  # the twins' locale reads ASCII
     assert ("nonzero", "every integer 0") in changed
-    # as the tests called them, base and head agree (but later and elsewhere); a refactor agrees everywhere
+    # as the tests called them, base and head agree (but later and elsewhere, and in what a call
+    # keeps: below); a refactor agrees everywhere
     assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")
-                and "years ahead" not in c.input]
+                and "years ahead" not in c.input and "Ledger" not in c.input]
     assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
     assert twins.errors == ()
 
@@ -450,8 +513,9 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     constants in lists."""
     changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
     later = {c.name for c, v, _ in twins.differences() if v == CR.BASE and "30 years ahead" in c.input}
-    # a call that runs out of time later (`slow_later`, at the head only) is not compared there
-    assert later == {"indented", "stamped"}, changed
+    # a call that runs out of time later (`slow_later`, at the head only) is not compared there; nor
+    # one whose base alone does something else later (`fixed`: the head no longer depends on the year)
+    assert later - {"checked", "workers", "ended"} == {"indented", "stamped"}, changed
     assert [c for c in twins.calls if c.name == "slow_later"]
     indented = [c for c, v, _ in twins.differences() if c.name == "indented"]
     assert indented and all("BOOK_INDENT=1" in c.input for c in indented)
@@ -459,6 +523,20 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     assert ("first_wins", "with its first key repeated") in changed, changed
     assert ("whole", "as a Decimal") in changed, changed
     assert ("until_sentinel", "every integer in a list = -8, a constant of the code") in changed
+    # the tenth outside round (against 33bbce5): a cap the code writes as a constant, and the
+    # machine: an assert as the guard (gone under -O), the CPUs it may use, its line separator
+    assert ("capped", "every list repeated to 1,025 items, past a constant of the code") in changed, changed
+    assert {"checked", "ended"} <= later and "python -O" in next(c.input for c, _, _ in twins.differences()
+                                                                if c.name == "checked")
+    assert "workers" in later or len(os.sched_getaffinity(0)) < 2  # on one CPU the first world tells it
+    # past the cap, the one item the code has not seen: repeated alone, every item is one it has
+    assert ("negatives", "every list repeated to 1,025 items, the last changed, past a constant of the code") in changed
+    assert ("negatives", "every list repeated to 1,025 items, past a constant of the code") not in changed
+    # a constructor that keeps its caller's dict (the base copied it); one that copies what the
+    # base kept is no difference
+    kept = [(c.input, c.expected, got) for c, v, got in twins.differences() if c.name == "__init__"]
+    assert kept and all("Ledger" in shown and CR.KEPT in head and CR.KEPT not in base for shown, head, base in kept)
+    assert [c for c in twins.calls if c.name == "__init__" and "Copying" in c.input]  # yet compared
     # a RecursionError is compared: the head's side says so
     assert any(c.expected == "raised builtins.RecursionError" for c, _, _ in twins.differences() if c.name == "shares")
 
@@ -654,3 +732,10 @@ def test_a_watch_list_reads_its_concurrent_flag_and_older_entries():
                                                                         CR.Watch("b.py", "g", 2, 9, False))
     assert CR.in_any_order([[3, "b"], [1, "a"], {"k": (2, 1)}]) == [["a", 1], ["b", 3], {"k": [1, 2]}]
 
+
+
+def test_only_a_head_that_keeps_what_the_base_copied_is_a_difference_in_what_a_call_keeps():
+    kept = f"null{CR.KEPT}argument 2"
+    assert not CR.same(kept, "null")  # the head keeps its caller's dict, the base copied it
+    assert CR.same("null", kept)  # the head copies what the base kept
+    assert CR.same(kept, kept) and not CR.same("1", f"null{CR.KEPT}argument 2")

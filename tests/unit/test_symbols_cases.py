@@ -4,7 +4,8 @@ import types
 
 import pytest
 
-from oracle_gate.core.source.symbols import ChangedSymbol, SourceError, changed_symbols, symbol_for_code, symbols
+from oracle_gate.core.source.symbols import (ChangedSymbol, SourceError, changed_symbols, enclosing, symbol_for_code,
+                                           symbols)
 
 
 def src(text: str) -> str:
@@ -295,3 +296,10 @@ def test_moved_code_with_an_import_that_rebinds_a_name_or_an_export_list_that_ru
     assert [declared_encoding(t) for t in ("# -*- coding: utf-7 -*-\nx = 1\n", "#!/bin/python\n# coding=latin-1\n",
                                            "x = 1\n# coding: utf-7\n", "# coding: utf-8\n", "x = 1\n")] == \
         ["utf-7", "iso8859-1", None, "utf-8", None]
+
+
+def test_a_nested_function_is_reached_through_the_outermost_function_it_is_in():
+    assert enclosing("drain.<locals>.work") == "drain"
+    assert enclosing("f.<locals>.g.<locals>.h") == "f"
+    assert enclosing("Store.apply.<locals>.check") == "Store.apply"
+    assert enclosing("Store.apply") == "Store.apply" and enclosing("f") == "f"

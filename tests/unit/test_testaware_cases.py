@@ -5,7 +5,7 @@ import pytest
 
 from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, lossy_memos, message_effects,
                                               removed_locks, shared_results, shared_scratch, split_sections,
-                                              checks_then_waits,
+                                              checks_then_waits, import_fallbacks,
                                               test_aware_findings)
 from oracle_gate.core.source.symbols import SourceError
 
@@ -849,3 +849,29 @@ def test_a_blocking_take_after_a_check_of_the_same_queue_is_found():
     assert [f.line for f in checks_then_waits("w.py", base, racy.replace("q.get()", "q.get(True)"))] == [6]
     with pytest.raises(SourceError):
         checks_then_waits("w.py", base, "def (")
+
+
+def test_an_import_that_falls_back_to_another_module_is_found():
+    """The tenth outside round (against 33bbce5): `try: import ujson as json` / `except ImportError:
+    import json` in an io module. The sandbox had no ujson, so every oracle ran json; a machine with
+    ujson writes `"inv\\/1"`. The code then depends on what the machine has installed."""
+    base = "import json\n\n\ndef encode(doc):\n    return json.dumps(doc)\n"
+    head = base.replace("import json\n", "try:\n    import ujson as json\nexcept ImportError:\n    import json\n")
+    assert [(f.line, f.what) for f in import_fallbacks("io.py", base, head)] == [
+        (1, "`<module>` binds `json` to `ujson` where it is installed and to `json` where it is not")]
+    assert import_fallbacks("io.py", head, head + "x = 1\n") == ()  # the base's own is no change of the diff's
+    assert import_fallbacks("io.py", None, head) != ()  # a new file's too
+    named = base + "try:\n    from ujson import dumps\nexcept (ImportError, AttributeError):\n    from json import dumps\n"
+    assert [f.what for f in import_fallbacks("io.py", base, named)] == [
+        "`<module>` binds `dumps` to `ujson.dumps` where it is installed and to `json.dumps` where it is not"]
+    optional = base + "try:\n    import numpy\nexcept ModuleNotFoundError:\n    numpy = None\n"
+    assert [f.line for f in import_fallbacks("io.py", base, optional)] == [6]
+    nested = base.replace("    return json.dumps(doc)\n", "    try:\n        import simplejson as j\n    except:\n"
+                                                          "        import json as j\n    return j.dumps(doc)\n")
+    assert [f.what.split(" binds")[0] for f in import_fallbacks("io.py", base, nested)] == ["`encode`"]
+    # what is not one: a handler for another error, one that binds nothing, one that binds another name
+    for fine in ("except ValueError:\n    import json\n", "except ImportError:\n    pass\n",
+                 "except ImportError:\n    import json as other\n"):
+        assert import_fallbacks("io.py", base, head.replace("except ImportError:\n    import json\n", fine)) == (), fine
+    with pytest.raises(SourceError):
+        import_fallbacks("io.py", base, "def (")

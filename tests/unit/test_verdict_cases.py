@@ -501,3 +501,15 @@ def test_a_new_module_held_to_the_standard_beside_it_that_no_test_reaches_is_a_r
     full = dataclasses.replace(fresh, required="P")
     assert evaluate(GateInput("diff", Comparison((), (full,), (), (), (), (), (), ()), (), today=TODAY,
                               lane="human")).exit_code == 3
+
+
+def test_two_long_outcomes_are_shown_where_they_part():
+    """A store that keeps its caller's dict differs from the base only at the end of a long
+    outcome (its arguments' state, then `KEPT`): the reason line shows that end, not two equal starts."""
+    from oracle_gate.core.judge.verdict import apart
+    state = 'null, leaving its arguments [[{"__class__":"Store","balances":{"acme":1000,"globex":500}}],{}]'
+    head, base = apart(state + ", and keeps its caller's argument 2", state, 60)
+    assert head.endswith("and keeps its caller's argument 2") and head.startswith("...") and len(head) <= 63
+    assert base.startswith("...") and state.endswith(base[3:])
+    assert apart("abc", "abd", 60) == ("abc", "abd")  # short: as they are
+    assert apart("x" * 100, "y" * 100, 60) == ("x" * 60, "y" * 60)  # parting at once: their starts

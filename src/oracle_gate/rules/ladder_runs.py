@@ -18,7 +18,7 @@ from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.compare import Policy
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol.mutant_payload import MutantTooLarge, encode_mutant_env
-from oracle_gate.core.source.symbols import MODULE, SourceError, shadows_builtin, symbol_for_code
+from oracle_gate.core.source.symbols import MODULE, SourceError, enclosing, shadows_builtin, short_name, symbol_for_code
 from oracle_gate.core.source.symbols import symbols as all_symbols
 from oracle_gate.rules.runs import CleanroomRun, CleanroomRunRequest, Jail, MutantRun, MutantRunRequest
 from oracle_gate.rules.static_checks import Sources, is_py
@@ -116,22 +116,25 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             # Module-level code can rebind or wrap any function of the module at import (say, only
             # where it is not under a test): every function of it a voter ran is replayed too.
             found = [V.ChangedSymbolEvidence(sym.path, q, kind, "changed", q) for q, (kind, _) in sorted(table.items())
-                     if kind in ("function", "method") and not any(s.path == sym.path and s.qualname == q for s in symbols)]
+                     if kind in ("function", "method") and q == enclosing(q)
+                     and not any(s.path == sym.path and s.qualname == q for s in symbols)]
             derived.update((f.path, f.qualname) for f in found)
         elif sym.kind in ("function", "method"):
-            found = [sym]
+            # judged with the function it is nested in where that one changed too
+            found = [] if enclosing(sym.qualname) != sym.qualname and any(
+                s.path == sym.path and s.qualname == enclosing(sym.qualname) for s in symbols) else [sym]
         else:
             continue
         for f in found:
             voters = judges_of(f.path, f)
-            if voters and f.qualname in table and not pure and too_large:
+            through = enclosing(f.qualname)  # a nested function: the calls of the one it is part of
+            if voters and through in table and not pure and too_large:
                 unsent.append(V.CleanroomCheck(f.path, f.qualname, voters[0], 0, kind=kinds[f.path],
                                                not_compared=too_large))
-            elif voters and f.qualname in table:
-                first, last = table[f.qualname][1]
+            elif voters and through in table:
+                first, last = table[through][1]
                 wanted.setdefault(voters[0], []).append(
-                    (f, CR.Watch(f.path, f.qualname.rsplit(".", 1)[-1], first, last, pure,
-                                 kinds[f.path] in UNORDERED_KINDS)))
+                    (f, CR.Watch(f.path, short_name(through), first, last, pure, kinds[f.path] in UNORDERED_KINDS)))
     if not wanted:
         return tuple(unsent)
     order = sorted(wanted)
@@ -146,7 +149,7 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             text = src.head[sym.path]
 
             def mine(path: str, line: int, name: str) -> bool:
-                return path == sym.path and symbol_for_code(text, line, name) == sym.qualname
+                return path == sym.path and symbol_for_code(text, line, name) == enclosing(sym.qualname)
 
             if run.results is None:
                 out.append(V.CleanroomCheck(sym.path, sym.qualname, address, 0, why_not=run.error, kind=kinds[sym.path],
@@ -295,9 +298,9 @@ async def _told_from_base(survivors: Sequence[Tuple[V.MutantResult, str]], check
             table = all_symbols(src.head[m.path])
         except (SourceError, SyntaxError, ValueError):
             continue
-        watches = [CR.Watch(m.path, q.rsplit(".", 1)[-1], *table[q][1], kinds.get(m.path) in P_FLOOR_KINDS,
+        watches = [CR.Watch(m.path, short_name(enclosing(q)), *table[enclosing(q)][1], kinds.get(m.path) in P_FLOOR_KINDS,
                             kinds.get(m.path) in UNORDERED_KINDS)
-                   for q, c in sorted(here.items()) if c.address == address and q in table]
+                   for q, c in sorted(here.items()) if c.address == address and enclosing(q) in table]
         requests.append((m.mutant_id, address, CR.encode_watch(watches), env))
     if not requests:
         return set()

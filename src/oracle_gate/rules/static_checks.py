@@ -20,7 +20,7 @@ from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, pa
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, checks_then_waits,
-                                              finally_exits, lossy_memos, message_effects, removed_locks,
+                                              finally_exits, import_fallbacks, lossy_memos, message_effects, removed_locks,
                                               shared_results, shared_scratch, split_sections, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
@@ -233,6 +233,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             split = split_sections(region.path, base_text, head) if laws else ()
             memos = lossy_memos(region.path, base_text, head) if laws else ()
             waits = checks_then_waits(region.path, base_text, head) if laws else ()
+            fallbacks = import_fallbacks(region.path, base_text, head)
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -257,6 +258,10 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
                              f"slot) in between, and this one then waits forever (a deadlock no run that interleaves "
                              f"well shows); take without blocking and handle `queue.Empty` (or `queue.Full`), or take "
                              f"the change through the human lane", f.path, f.line) for f in waits)
+        code, said = _agent_lane_only("IMPORT_FALLBACK", lane)
+        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: the oracles ran only the code this machine "
+                             f"has, and a machine with the other runs code no oracle ran; depend on one of them, or "
+                             f"take the change through the human lane", f.path, f.line) for f in fallbacks)
         code, said = _agent_lane_only("MEMO_KEY", lane)
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: two calls whose keys collide get one "
                              f"result, while each call alone, and every sample without a colliding pair, is right; key "

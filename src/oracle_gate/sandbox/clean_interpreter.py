@@ -22,11 +22,12 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
+    from ..core.protocol.cleanroom import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
                                            WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
-    from cleanroom_protocol import (NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,  # type: ignore[no-redef]  # pants: no-infer-dep
+    from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
+                                    WIDENED_CALL_SECONDS,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -94,6 +95,18 @@ def other_world() -> Optional[str]:
             os._exit(_waited(child))
         die_with_parent()
     return None
+
+def _other_machine() -> None:
+    """The later world's machine (cleanroom.LATER_MACHINE; `-O` is the caller's flag), before any
+    code under judgement is imported: one CPU to run on, and `os.cpu_count()` saying so; Windows'
+    line separator."""
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    except (AttributeError, OSError, ValueError):
+        pass
+    os.cpu_count = lambda: 1  # type: ignore[assignment]
+    os.linesep = LATER_LINESEP
+
 
 def _move_clock(offset: int) -> None:
     """Move the Python-level clocks by `offset` seconds before any code under judgement imports them."""
@@ -331,9 +344,40 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                 continue
             did = outcome_of(_in_any_order(result) if unordered else result, raised)
             after = _state(args, kwargs, unordered)
-            got.append([said, did if after == before else f"{did}, leaving its arguments {after[:300]}"])
+            kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
+            got.append([said, (did if after == before else f"{did}, leaving its arguments {after[:300]}")
+                        + (f"{KEPT}{kept}" if kept else "")])
         out.append(got)
     return out
+
+
+def _keeps(args: Any, kwargs: Any, result: Any, unordered: bool) -> str:
+    """Which list, dict or set argument the call kept rather than copied (cleanroom.KEPT): the
+    first whose change after the call (an item added) changes the call's result or another
+    argument; "" where none does."""
+    slots = [*range(len(args)), *kwargs]
+
+    def value(slot: Any) -> Any:
+        return args[slot] if isinstance(slot, int) else kwargs[slot]
+
+    for slot in slots:
+        if type(value(slot)) not in (list, dict, set):
+            continue
+        rest = [result, *(value(s) for s in slots if s != slot)]
+        before = _state(rest, {}, unordered)
+        poked = value(slot)
+        if type(poked) is list:
+            poked.append(_POKED)
+        elif type(poked) is dict:
+            poked[_POKED] = _POKED
+        else:
+            poked.add(_POKED)
+        if _state(rest, {}, unordered) != before:
+            return f"argument {slot + 1}" if isinstance(slot, int) else f"{slot}="
+    return ""
+
+
+_POKED = "\x00added after the call"
 
 
 def _limit_memory() -> None:
@@ -403,6 +447,8 @@ def _child(spec_path: str, out_path: str) -> int:
         spec = json.load(f)
     if spec.get("twin"):
         _move_clock(int(spec.get("offset", 0)))
+        if spec.get("other_machine"):
+            _other_machine()
         sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
         if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
             sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]

@@ -510,7 +510,7 @@ class _Sampler:
             pure = [j for j, (key, _) in enumerate(calls) if self._watch[key].pure]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
             later = CR.later_environment(w for path in {calls[j][0][0] for j in based}
-                                         for w in self._constants(path, root)[1])
+                                         for w in self._constants(path, root)[1]) if _MUTANT is None else {}
             twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later) \
                 if based else None
             outcomes: Dict[str, List[List[str]]] = {}
@@ -568,8 +568,12 @@ class _Sampler:
                 if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
                     # The same input later and elsewhere (CR.LATER_OFFSET): shown only where it
                     # tells the head from the base, which the first world did not.
+                    # The head's code must do something else there than here: a base that did
+                    # something else later (a head that no longer depends on the world) is no
+                    # difference the diff hides.
                     did_later, then_later = (_side(twins[side][i], k) for side in ("later-head", "later-base"))  # type: ignore[index]
-                    if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later):
+                    if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later) \
+                            and did_later != did:
                         out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later)}",
                                                  did_later, ((CR.BASE, then_later),)))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
@@ -591,7 +595,8 @@ class _Sampler:
 
     def _constants(self, path: str, root: str) -> Tuple[List[int], List[str]]:
         """What a changed module names, for the twins' widenings (read once per path): the integers
-        at the head and at the base, each with its neighbours (at most 12, smallest first), and the
+        at the head and at the base, each with its neighbours (at most 12, smallest first, then at
+        most 6 more a list can be repeated past), and the
         words (text constants without whitespace, at most 32 characters, no docstrings) the head
         names and the base does not (at most 4, in the order they appear)."""
         if path not in self._constants_of:
@@ -624,7 +629,10 @@ class _Sampler:
                         numbers.update({value - 1, value, value + 1, -value})
             had = set(words.get("base", ()))
             fresh = list(dict.fromkeys(w for w in words.get("head", ()) if w not in had))
-            self._constants_of[path] = (sorted(numbers, key=lambda n: (abs(n), n))[:12], fresh[:CR.WORLD_WORDS])
+            ordered = sorted(numbers, key=lambda n: (abs(n), n))
+            # and past those, the first caps a list may be repeated past (CR.REPEATED_PAST_AT_MOST)
+            caps = [n for n in ordered[12:] if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST][:6]
+            self._constants_of[path] = (ordered[:12] + caps, fresh[:CR.WORLD_WORDS])
         return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
@@ -632,7 +640,8 @@ class _Sampler:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
         mutant's session, the head's and the base's again later and elsewhere (CR.LATER_OFFSET: the
-        clock moved; `later`, from CR.later_environment, set in the environment; a third hash seed). In a mutant's session the second
+        clock moved; `later`, from CR.later_environment, set in the environment; a third hash seed;
+        CR.LATER_MACHINE: `-O`, one CPU, another line separator). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
         where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
@@ -647,11 +656,12 @@ class _Sampler:
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             with open(spec, "w", encoding="utf-8") as f:
                 json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served,
-                           "shapes": _MUTANT is not None, "offset": offset}, f)
+                           "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset)}, f)
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
                    "TMPDIR": cwd, **CR.LOCALE_ENV}
             try:
-                proc = subprocess.run([sys.executable, "-s", "-B", script, spec, got], cwd=cwd, env=env,
+                flags = ["-O"] if offset else []  # the later world's machine (CR.LATER_MACHINE)
+                proc = subprocess.run([sys.executable, *flags, "-s", "-B", script, spec, got], cwd=cwd, env=env,
                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                       timeout=CR.CHILD_TIMEOUT * 4)
                 ended = f"exited {proc.returncode}"

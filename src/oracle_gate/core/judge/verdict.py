@@ -20,6 +20,7 @@ from ..classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
 from ..ladder.ledger import FreezeEntry, Ledger, matching_entry
 from ..lanes.compare import Comparison, Finding, RegionPlan
 from ..protocol.signature import normalize_name
+from ..source.symbols import enclosing
 
 EXIT_MERGE = 0
 EXIT_PRODUCT = 1
@@ -507,7 +508,7 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
                 sym_results.append((sym.qualname, ran))
                 then = grandfathered.get(region.before_path or region.path)
                 # A function nested in another is part of its body: it is grandfathered with it.
-                outer = sym.needs.split(".<locals>.")[0]
+                outer = enclosing(sym.needs)
                 # A renamed symbol (same code, another name) is judged as the one it was.
                 was = sym.renamed_from or (sym.needs if sym.change != "added" else "")
                 if not ran and then is not None and (
@@ -625,6 +626,14 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
 BASE_VARIANT = "base"  # core/protocol/cleanroom.BASE: the base's code beside the head's
 
 
+def apart(one: str, other: str, width: int) -> Tuple[str, str]:
+    """Two long outcomes shown where they part: each at most `width` characters (and an ellipsis)
+    from a little before the first character they differ in."""
+    common = next((i for i, (a, b) in enumerate(zip(one, other)) if a != b), min(len(one), len(other)))
+    start = max(0, min(common - 24, max(len(one), len(other)) - width)) if common > width // 2 else 0
+    return tuple(("..." if start else "") + t[start:start + width] for t in (one, other))  # type: ignore[return-value]
+
+
 def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
     """A pure function does what it did under the test whatever the interpreter, directory,
     environment and clock, and twice in a row: any difference is IMPURE. And a changed function
@@ -637,16 +646,18 @@ def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
         if impure:
             shown, variant, expected, got = impure[0]
             n = len({d[0] for d in impure})
+            expected, got = apart(expected, got, 160)
             reasons.append(Reason(
                 "IMPURE", Severity.PRODUCT,
-                f"IMPURE {c.path}:{c.symbol} {VARIANT_TEXT.get(variant, variant)}: {shown} gave {expected[:160]} under "
-                f"the test and {got[:160]} there ({n} of {c.replayed - c.compared} replayed call(s) of {c.address} "
+                f"IMPURE {c.path}:{c.symbol} {VARIANT_TEXT.get(variant, variant)}: {shown} gave {expected} under "
+                f"the test and {got} there ({n} of {c.replayed - c.compared} replayed call(s) of {c.address} "
                 f"differ); a {c.kind} region's result depends on its arguments only", c.path))
         if changed:
             shown, _, head, base = changed[0]
+            head, base = apart(head, base, 120)
             reasons.append(Reason(
                 "UNJUDGED_CHANGE", Severity.PRODUCT if gi.lane == "agent" else Severity.INFO,
-                f"UNJUDGED_CHANGE {c.path}:{c.symbol} {shown[:160]} gives {head[:120]} at the head and {base[:120]} "
+                f"UNJUDGED_CHANGE {c.path}:{c.symbol} {shown[:160]} gives {head} at the head and {base} "
                 f"at the base ({len(changed)} of {c.compared} call(s) compared differ: {c.address}'s calls and their "
                 f"widenings), and no voting oracle failed: the diff changes what it does where no oracle looks; land "
                 f"an oracle that draws such inputs first, or take the change through the human lane", c.path))
@@ -722,6 +733,7 @@ _STATIC_POLICY = frozenset({
     "FIXTURE_DRIFT", "TEST_AWARE_CODE", "TAUTOLOGY", "LEDGER_INVALID", "GRAPH_ERROR", "BASELINE_DRIFT",
     "BASE_UNEVALUABLE", "SOURCE_ENCODING", "FINALLY_EXIT", "ASSERT_EFFECT",
     "MESSAGE_EFFECT", "SHARED_RESULT", "LOCK_REMOVED", "LOCK_SPLIT", "MEMO_KEY", "CHECK_THEN_WAIT",
+    "IMPORT_FALLBACK",
 })
 
 

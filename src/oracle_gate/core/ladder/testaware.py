@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse,
+from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse, render,
                               statement_expressions, subscript_index, walk_owned, walk_scope)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
@@ -988,6 +988,54 @@ def _checked_waits(source: Optional[str]) -> List[Tuple[str, int, str]]:
                 queue = dotted(n.func.value)
                 out.append((owner, n.lineno, f"`{owner}` asks `{queue}.{asked[queue]}()` and then waits in "
                                              f"`{queue}.{n.func.attr}()` with no timeout"))
+    return out
+
+
+@bounded
+def import_fallbacks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
+    """Imports the head adds (over `base`) that pick the code by what the machine has installed: a
+    `try` whose body imports a name and whose handler for `ImportError` (`ModuleNotFoundError`, or
+    a bare `except`) binds the same name another way (`try: import ujson as json` / `except
+    ImportError: import json`, or `numpy = None`). The oracles ran one of the two, the one the
+    gate's sandbox has; a machine with the other runs code no oracle ran. SourceError if either
+    side does not parse."""
+    return _added(path, _fallbacks(base), _fallbacks(head))
+
+
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "builtins.ImportError", "builtins.ModuleNotFoundError"})
+
+
+def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    out = []
+    for node, owner in walk_owned(_read(source)):
+        if not isinstance(node, ast.Try):
+            continue
+        tried = _imported(node.body)
+        for handler in node.handlers:
+            kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+            if handler.type is not None and not any(k is not None and dotted(k) in IMPORT_ERRORS for k in kinds):
+                continue
+            other = _imported(handler.body)
+            other.update({t.id: render(s.value) for s in handler.body if isinstance(s, ast.Assign)
+                          for t in s.targets if isinstance(t, ast.Name)})
+            for name in sorted(set(tried) & set(other)):
+                out.append((owner, node.lineno, f"`{owner}` binds `{name}` to `{tried[name]}` where it is installed "
+                                                f"and to `{other[name][:60]}` where it is not"))
+    return out
+
+
+def _imported(body: Sequence[ast.stmt]) -> Dict[str, str]:
+    """The names a block's own import statements bind, each to what it imports."""
+    out: Dict[str, str] = {}
+    for stmt in body:
+        if isinstance(stmt, ast.Import):
+            out.update({(a.asname or a.name).split(".")[0]: a.name if a.asname else a.name.split(".")[0]
+                        for a in stmt.names})
+        elif isinstance(stmt, ast.ImportFrom):
+            out.update({a.asname or a.name: f"{'.' * stmt.level}{stmt.module or ''}.{a.name}"
+                        for a in stmt.names if a.name != "*"})
     return out
 
 

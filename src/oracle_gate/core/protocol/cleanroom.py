@@ -28,7 +28,9 @@ runs twice, with other hash seeds, and a call whose head side differs from itsel
 region, `IMPURE`: the `HASH_SEED` variant), runs out of time or memory, or cannot import the base is
 not compared. Outside a mutant's session both sides run once more later and elsewhere: the clock 30
 years ahead, each word the diff wrote that can name an environment variable set to "1", a third
-hash seed (`later_environment`); a difference there, where the first world showed none, is one too.
+hash seed (`later_environment`), on another machine (LATER_MACHINE: `python -O`, one CPU, Windows'
+line separator); a difference there, where the first world showed none and the head's code did
+something else than in the first world, is one too.
 A difference is a change in behaviour the diff makes that no voting oracle failed on:
 `UNJUDGED_CHANGE`. A watch whose region does not promise purity (`io`, `state`, `concurrent`) is
 compared this way only; a concurrent one (`Watch.unordered`) where a call returns on both sides,
@@ -89,6 +91,12 @@ HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with ano
 # alike; a difference shows only what the diff changes, whatever the world.
 LATER_OFFSET = 10958 * DAY
 LATER_VALUE = "1"
+# The later world's machine, for the head and the base alike: the interpreter runs under `-O`
+# (`assert` statements and `__debug__` blocks are gone, as in a deployment that runs it so), the
+# process may use one CPU (`os.sched_getaffinity`, and `os.cpu_count()` says 1) and `os.linesep`
+# is Windows' "\r\n". Code that sizes, checks or ends its output by the machine shows it there.
+LATER_MACHINE = "under python -O, on one CPU, with os.linesep '\\r\\n'"
+LATER_LINESEP = "\r\n"
 WIDENING_WORDS = 4  # of a module's fresh words, those its calls' text is widened with
 WORLD_WORDS = 32  # of them, those set in the later world's environment
 # Names the twins set themselves, and prefixes that change the interpreter or the loader.
@@ -107,7 +115,7 @@ def later_environment(words: Iterable[str]) -> Dict[str, str]:
 def later_shown(environment: Mapping[str, str]) -> str:
     """How a call in the later world is named in a verdict."""
     names = ", ".join(f"{k}={v}" for k, v in sorted(environment.items()))
-    return f"[with the clock {LATER_OFFSET // DAY // 365} years ahead{'; ' + names[:160] if names else ''}]"
+    return f"[with the clock {LATER_OFFSET // DAY // 365} years ahead, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
 
 
 BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
@@ -163,9 +171,17 @@ def outcome_of(result: Any = None, raised: Optional[BaseException] = None) -> st
         return f"raised {type(raised).__module__}.{type(raised).__qualname__}"
     try:
         # An object's address differs from process to process: it is no part of a result.
-        return ADDRESS.sub("0x?", canonical(result))
+        text = ADDRESS.sub("0x?", canonical(result))
     except Exception as e:  # a result whose own protocol raises
         return f"unencodable result ({type(e).__name__})"
+    if len(text) <= MAX_OUTCOME_CHARS:
+        return text
+    # a long result (a widened input's): its start and a digest of the whole, equal iff the text is
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{text[:MAX_OUTCOME_CHARS // 2]}... ({len(text):,} characters, sha256 {digest})"
+
+
+MAX_OUTCOME_CHARS = 4096
 
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
@@ -199,7 +215,7 @@ class Watch:
 
 
 def encode_watch(watches: Iterable[Watch]) -> str:
-    return json.dumps(sorted([w.path, w.name, w.first, w.last, int(w.pure), int(w.unordered)] for w in watches),
+    return json.dumps(sorted({(w.path, w.name, w.first, w.last, int(w.pure), int(w.unordered)) for w in watches}),
                       separators=(",", ":"))
 
 
@@ -262,11 +278,28 @@ def _text(leaf: Callable[[str], str], raw: Optional[Callable[[bytes], bytes]] = 
     return widen
 
 
-def _repeated(value: Any) -> Any:
-    if type(value) in (list, tuple) and value:
-        times = -(-REPEATED_TO // len(value))
-        return type(value)((list(value) * times)[:max(REPEATED_TO, len(value))])
-    return _UNCHANGED
+def _repeated_to(length: int, last_changed: bool = False) -> Callable[[Any], Any]:
+    """A non-empty list or tuple repeated until it holds `length` items (one that holds as many is
+    left as it is); with `last_changed`, its last item then another (`_changed`): the one item past
+    a cap, where every item before it is one the code has seen."""
+    def widen(value: Any) -> Any:
+        if type(value) in (list, tuple) and value and len(value) < length:
+            times = -(-length // len(value))
+            items = (list(value) * times)[:length]
+            if last_changed:
+                items[-1] = _changed(items[-1])
+            return type(value)(items)
+        return _UNCHANGED
+    return widen
+
+
+def _changed(item: Any) -> Any:
+    """An item with its integers negated, or else emptied (or else as it is)."""
+    got, changed = _widen(item, _negated, 1)
+    if changed:
+        return got
+    emptied = _emptied(item)
+    return item if emptied is _UNCHANGED else emptied
 
 
 def _key_dropped(last: bool) -> Callable[[Any], Any]:
@@ -363,11 +396,15 @@ def _full_width(text: str) -> str:
 
 
 _UNCHANGED = object()
+_negated = _number(lambda n: -n if n else -1)
 REPEATED_TO = 300
+# A list is also repeated past each constant of the code up to this many items (a cap the code
+# writes as a constant, `MAX = 1 << 12`, is past what `repeated` reaches).
+REPEATED_PAST_AT_MOST = 1 << 16
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
-    ("negated", _number(lambda n: -n if n else -1)),
+    ("negated", _negated),
     ("past 2**32", _number(lambda n: n + (1 << 32) if n >= 0 else n - (1 << 32))),
     ("past 2**53", _number(lambda n: n + (1 << 53) + 1 if n >= 0 else n - (1 << 53) - 1)),
     ("past 10**30", _number(lambda n: n + 10**30 if n >= 0 else n - 10**30)),  # past a Decimal's 28 digits
@@ -390,8 +427,8 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
     ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
-    ("repeated", _repeated),
-    ("with each record repeated", _inner(_repeated)),
+    ("repeated", _repeated_to(REPEATED_TO)),
+    ("with each record repeated", _inner(_repeated_to(REPEATED_TO))),
     ("with each record emptied", _inner(_emptied)),
     ("with its first key dropped", _key_dropped(False)),
     ("with its last key dropped", _key_dropped(True)),
@@ -466,6 +503,11 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
         a, k, changed = _apply(args, kwargs, _in_sequences(c))
         if changed:
             add(f"every integer in a list = {c}, a constant of the code", a, k)
+    for n in sorted({c + 1 for c in constants if REPEATED_TO <= c < REPEATED_PAST_AT_MOST}):
+        for then, last in (("", False), (", the last changed", True)):
+            a, k, changed = _apply(args, kwargs, _repeated_to(n, last))
+            if changed:
+                add(f"every list repeated to {n:,} items{then}, past a constant of the code", a, k)
     for word in words:
         for how, leaf in (("replaced by", lambda t, w=word: w), ("prefixed with", lambda t, w=word: w + t),
                           ("suffixed with", lambda t, w=word: t + w)):
@@ -609,10 +651,19 @@ READ_ENVIRONMENT = "read the environment ("
 RAISED = "raised an exception"
 
 
+# What a twin adds to a call's outcome where the call kept a list, dict or set argument (not a
+# copy): changing it after the call changes the call's result or another argument (a store that
+# keeps its caller's dict, whose later credits change the caller's opening balances).
+KEPT = ", and keeps its caller's "
+
+
 def same(expected: str, got: str) -> bool:
     """Whether a clean variant did what the call did under the test (a variant that could not
-    run says nothing either way)."""
+    run says nothing either way); in a twin, whether the base's code did what the head's did,
+    where a head that copies what the base kept (`KEPT`) does."""
     if got.startswith(NOT_RUN) or got == expected:
+        return True
+    if KEPT in got and KEPT not in expected and got.split(KEPT, 1)[0] == expected:
         return True
     return expected == RAISED and got.startswith("raised ")
 

@@ -553,6 +553,13 @@ def short_name(qualname: str) -> str:
     return qualname.rsplit(".", 1)[-1]
 
 
+def enclosing(qualname: str) -> str:
+    """The function (or method) a nested function is part of, outermost: `f` for `f.<locals>.g`
+    and for `f.<locals>.g.<locals>.h`, `C.m` for `C.m.<locals>.g`; a symbol nested in none, itself.
+    A nested function is reached only through the calls of the one it is in."""
+    return qualname.split(".<locals>.", 1)[0]
+
+
 # ---------------------------------------------------------------------------------------------
 # Code objects to symbols.
 
