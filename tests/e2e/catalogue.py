@@ -1071,6 +1071,19 @@ OUTSIDE_ATTACKS = (
     Patch("outside", "feed-in-slices", False,
           "drain feeds the queue in slices of 1 << 13 and drops the last, short slice",
           _outside("feed-in-slices"), ("UNJUDGED_CHANGE",)),
+    # ... and a cap written as text (a variant of my own, against f35dc61): a constant of the code
+    # is one however spelled.
+    Patch("outside", "cap-as-text", False,
+          'problems checks only the first int("4096") lines: a negative line at index 5000 passes',
+          _outside("cap-as-text"), ("UNJUDGED_CHANGE",)),
+    # The ninth and tenth rounds' missing keys listed from a set: in the order of the hash seed,
+    # where seeds 6, 7 and 8 agree with the base's tuple (more seeds, from the head's sources).
+    Patch("outside", "missing-keys-from-a-set", False,
+          "problems lists missing keys from set(REQUIRED).difference(doc): their order is the hash seed's",
+          _outside("missing-keys-from-a-set"), ("IMPURE",)),
+    Patch("outside", "missing-keys-by-set-difference", False,
+          "problems lists missing keys from set(REQUIRED) - set(doc): their order is the hash seed's",
+          _outside("missing-keys-by-set-difference"), ("IMPURE",)),
     # ... and in a function nested in the changed one (judged through the calls of the one it is in).
     Patch("outside", "page-per-worker", False,
           "drain's nested work returns after a page of 1 << 12 charges: the rest stay in the queue",

@@ -875,3 +875,28 @@ def test_an_import_that_falls_back_to_another_module_is_found():
         assert import_fallbacks("io.py", base, head.replace("except ImportError:\n    import json\n", fine)) == (), fine
     with pytest.raises(SourceError):
         import_fallbacks("io.py", base, "def (")
+
+
+def test_a_module_picked_by_asking_what_is_installed_is_found():
+    """The tenth round's revision (p20): `importlib.import_module("ujson" if find_spec("ujson") else
+    "json")`, no `try`. Any call that asks whether a module is installed is the same choice, however
+    imported; so is a `try` that binds a name with `import_module` or `__import__`."""
+    base = "import json\n\n\ndef encode(doc):\n    return json.dumps(doc)\n"
+    probed = base.replace("import json\n", "import importlib\nimport importlib.util\n"
+                          "json = importlib.import_module('ujson' if importlib.util.find_spec('ujson') else 'json')\n")
+    assert [(f.line, f.what) for f in import_fallbacks("io.py", base, probed)] == [
+        (3, "`<module>` asks whether 'ujson' is installed (`importlib.util.find_spec`)")]
+    for spelled, probe in (("from importlib.util import find_spec as has\nFAST = has('orjson') is not None\n",
+                            "importlib.util.find_spec"),
+                           ("import pkgutil\ndef fast():\n    return pkgutil.find_loader('orjson')\n", "pkgutil.find_loader"),
+                           ("from importlib import metadata\nFAST = metadata.version('orjson') > '3'\n",
+                            "importlib.metadata.version")):
+        assert [f.what.split(" asks ")[1] for f in import_fallbacks("io.py", base, base + spelled)] == [
+            f"whether 'orjson' is installed (`{probe}`)"], spelled
+    tried = base + "try:\n    fast = __import__('ujson')\nexcept builtins.ImportError:\n    fast = None\n"
+    assert [f.what for f in import_fallbacks("io.py", base, tried)] == [
+        "`<module>` binds `fast` to `'ujson'` where it is installed and to `None` where it is not"]
+    # what is not one: a module named by the code's own data (a plugin loader), the base's own probe
+    loader = base + "import importlib\ndef load(name):\n    return importlib.import_module(f'plugins.{name}')\n"
+    assert import_fallbacks("io.py", base, loader) == ()
+    assert import_fallbacks("io.py", probed, probed.replace("def encode", "def encode_doc")) == ()

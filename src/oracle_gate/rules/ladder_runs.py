@@ -121,8 +121,9 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             derived.update((f.path, f.qualname) for f in found)
         elif sym.kind in ("function", "method"):
             # judged with the function it is nested in where that one changed too
-            found = [] if enclosing(sym.qualname) != sym.qualname and any(
-                s.path == sym.path and s.qualname == enclosing(sym.qualname) for s in symbols) else [sym]
+            outer = enclosing(sym.qualname)
+            judged_with_outer = outer != sym.qualname and any(s.path == sym.path and s.qualname == outer for s in symbols)
+            found = [] if judged_with_outer else [sym]
         else:
             continue
         for f in found:

@@ -172,16 +172,17 @@ def _resolve(module: str, chain: Sequence[str]) -> Any:
     return obj
 
 
-def _mutate(result: Any) -> bool:
-    marker = object()
-    if isinstance(result, list):
-        result.append(marker)
-    elif isinstance(result, dict):
-        result[marker] = marker
-    elif isinstance(result, set):
-        result.add(marker)
-    elif isinstance(result, bytearray):
-        result.append(0)
+def _mutate(value: Any, marker: Any) -> bool:
+    """Adds `marker` to a list, dict (as key and value), set or bytearray (a 0 byte); False for
+    anything else."""
+    if isinstance(value, list):
+        value.append(marker)
+    elif isinstance(value, dict):
+        value[marker] = marker
+    elif isinstance(value, set):
+        value.add(marker)
+    elif isinstance(value, bytearray):
+        value.append(0)
     else:
         return False
     return True
@@ -305,6 +306,9 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
     for call in spec["calls"]:
         got: List[List[str]] = []
+        if call.get("skip"):  # a call this twin is not asked about (another seed's, for a pure region only)
+            out.append([["", f"{NOT_RUN}not asked here"]])
+            continue
         blob = base64.b64decode(call["args"])
         gave_up = spent.setdefault((call["module"], tuple(call["chain"])), [])
         try:
@@ -365,13 +369,7 @@ def _keeps(args: Any, kwargs: Any, result: Any, unordered: bool) -> str:
             continue
         rest = [result, *(value(s) for s in slots if s != slot)]
         before = _state(rest, {}, unordered)
-        poked = value(slot)
-        if type(poked) is list:
-            poked.append(_POKED)
-        elif type(poked) is dict:
-            poked[_POKED] = _POKED
-        else:
-            poked.add(_POKED)
+        _mutate(value(slot), _POKED)
         if _state(rest, {}, unordered) != before:
             return f"argument {slot + 1}" if isinstance(slot, int) else f"{slot}="
     return ""
@@ -482,7 +480,7 @@ def _child(spec_path: str, out_path: str) -> int:
                 got.append(f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")
                 break
             got.append(outcome_of(result, raised))
-            if attempt == 0 and (raised is not None or not _mutate(result)):
+            if attempt == 0 and (raised is not None or not _mutate(result, object())):
                 break  # nothing shared to mutate: the second call would say nothing new
         out.append(got)
     with open(out_path, "w", encoding="utf-8") as f:

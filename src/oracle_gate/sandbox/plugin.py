@@ -26,6 +26,7 @@ import importlib.machinery
 import inspect
 import ipaddress
 import json
+import math
 import os
 import platform
 import pickle
@@ -346,6 +347,17 @@ def _outside(root: str) -> str:
     raise OSError("no temporary directory")
 
 
+SEED_SIDE = "seed-"  # a twin of the head's code under one of CR.hash_seeds
+
+
+def _text_of(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, ValueError):
+        return ""
+
+
 def _side(twin: List[List[str]], k: int) -> str:
     """What one twin did on the k-th input; a twin that did not run says why on its only entry."""
     if k < len(twin):
@@ -376,6 +388,22 @@ def _folded(node: ast.AST) -> Optional[int]:
         except ZeroDivisionError:
             return None
     return None
+
+
+def _spelled(node: ast.AST) -> Optional[int]:
+    """The integer a text or float constant spells (`"4096"`, `" 4_096"`, `4e3`), or None: a
+    constant of the code whichever way it is written (`int("4096")`, `int(os.environ.get(..., "4096"))`)."""
+    if not isinstance(node, ast.Constant) or type(node.value) not in (str, float):
+        return None
+    if type(node.value) is float:
+        return int(node.value) if math.isfinite(node.value) and node.value.is_integer() else None
+    text = node.value.strip()
+    if not 0 < len(text) <= 20 or not text.lstrip("+-").replace("_", "").isdigit() or not text.isascii():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
 
 
 def _under(path: str, root: str) -> bool:
@@ -511,8 +539,11 @@ class _Sampler:
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
             later = CR.later_environment(w for path in {calls[j][0][0] for j in based}
                                          for w in self._constants(path, root)[1]) if _MUTANT is None else {}
-            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later) \
-                if based else None
+            pure_paths = sorted({calls[j][0][0] for j in based if self._watch[calls[j][0]].pure})
+            seeds = CR.hash_seeds(_text_of(os.path.join(root, path)) for path in pure_paths) \
+                if pure_paths and _MUTANT is None else ()
+            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later, seeds,
+                                [self._watch[calls[j][0]].pure for j in based]) if based else None
             outcomes: Dict[str, List[List[str]]] = {}
             # In a mutant's session only the base judges (the purity of the head's code is judged
             # in its own session).
@@ -554,12 +585,16 @@ class _Sampler:
             if _MUTANT is not None:
                 out_calls.extend(self._mutant_against_base(key, shown, head, again, base))
                 continue
+            seeded = [twins[side][i] for side in sorted(twins) if side.startswith(SEED_SIDE)]  # type: ignore[index]
             for k, (input_shown, did) in enumerate(head):
-                other, then = _side(again, k), _side(base, k)
+                then = _side(base, k)
+                # the head's code under each other hash seed: the first that did something else
+                other = next((o for o in (_side(t, k) for t in (again, *seeded))
+                              if o != did and not o.startswith(CR.NOT_RUN)), did)
                 results: List[Tuple[str, str]] = []
                 if did.startswith(CR.NOT_RUN):
                     then = did
-                elif other != did and not other.startswith(CR.NOT_RUN):
+                elif other != did:
                     if self._watch[key].pure:  # a pure result does not depend on the hash seed
                         results.append((CR.HASH_SEED, other))
                     then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
@@ -570,7 +605,8 @@ class _Sampler:
                     # tells the head from the base, which the first world did not.
                     # The head's code must do something else there than here: a base that did
                     # something else later (a head that no longer depends on the world) is no
-                    # difference the diff hides.
+                    # difference the diff hides. (Head against head, so `!=`, not CR.same: the
+                    # latter forgives a head that copies what the base kept, and both are the head.)
                     did_later, then_later = (_side(twins[side][i], k) for side in ("later-head", "later-base"))  # type: ignore[index]
                     if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later) \
                             and did_later != did:
@@ -595,9 +631,9 @@ class _Sampler:
 
     def _constants(self, path: str, root: str) -> Tuple[List[int], List[str]]:
         """What a changed module names, for the twins' widenings (read once per path): the integers
-        at the head and at the base, each with its neighbours (at most 12, smallest first, then at
-        most 6 more a list can be repeated past), and the
-        words (text constants without whitespace, at most 32 characters, no docstrings) the head
+        at the head and at the base, however written (`1 << 12`, `int("4096")`, `4e3`), each with its
+        neighbours (at most 12, smallest first, then at most 6 more constants a list can be repeated
+        past), and the words (text constants without whitespace, at most 32 characters, no docstrings) the head
         names and the base does not (at most 4, in the order they appear)."""
         if path not in self._constants_of:
             try:
@@ -606,6 +642,7 @@ class _Sampler:
             except (OSError, ValueError):
                 head = None
             numbers: Set[int] = set()
+            written: Set[int] = set()  # the constants themselves, not their neighbours
             words: Dict[str, List[str]] = {}
             for side, text in (("base", self.base.get(path)), ("head", head)):
                 try:
@@ -624,24 +661,30 @@ class _Sampler:
                             and 0 < len(node.value) <= 32 and not any(c.isspace() for c in node.value):
                         found.append(node.value)
                     if value is None:
+                        value = _spelled(node)  # a number written as text or a float: `int("4096")`, `4e3`
+                    if value is None:
                         todo.extend(ast.iter_child_nodes(node))
                     elif abs(value) <= 1 << 64:  # the whole expression, not its parts: `-(2**63)`, not 2 and 63
                         numbers.update({value - 1, value, value + 1, -value})
+                        written.add(value)
             had = set(words.get("base", ()))
             fresh = list(dict.fromkeys(w for w in words.get("head", ()) if w not in had))
             ordered = sorted(numbers, key=lambda n: (abs(n), n))
-            # and past those, the first caps a list may be repeated past (CR.REPEATED_PAST_AT_MOST)
-            caps = [n for n in ordered[12:] if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST][:6]
+            # and past those, the first caps a list may be repeated past (CR.REPEATED_PAST_AT_MOST):
+            # constants the code wrote, each once (the twins repeat a list to one item more)
+            caps = sorted(n for n in written - set(ordered[:12]) if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST)[:6]
             self._constants_of[path] = (ordered[:12] + caps, fresh[:CR.WORLD_WORDS])
         return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
-               errors: List[str], later: Dict[str, str]) -> Dict[str, List[List[List[str]]]]:
+               errors: List[str], later: Dict[str, str], seeds: Sequence[int] = (),
+               pure: Sequence[bool] = ()) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
         mutant's session, the head's and the base's again later and elsewhere (CR.LATER_OFFSET: the
         clock moved; `later`, from CR.later_environment, set in the environment; a third hash seed;
-        CR.LATER_MACHINE: `-O`, one CPU, another line separator). In a mutant's session the second
+        CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
+        of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
         where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
@@ -650,12 +693,15 @@ class _Sampler:
             ("head", 6, None, 0, {}), ("again", *again, 0, {}), ("base", 6, sources, 0, {})]
         if _MUTANT is None:
             sides += [("later-head", 8, None, CR.LATER_OFFSET, later), ("later-base", 8, sources, CR.LATER_OFFSET, later)]
+        sides += [(f"{SEED_SIDE}{n}", n, None, 0, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
         for side, seed, served, offset, world in sides:
             cwd = tempfile.mkdtemp(dir=work)
             spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
+            asked = spec_calls if not side.startswith(SEED_SIDE) else \
+                [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
             with open(spec, "w", encoding="utf-8") as f:
-                json.dump({"twin": True, "sys_path": sys_path, "calls": spec_calls, "served": served,
+                json.dump({"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                            "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset)}, f)
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
                    "TMPDIR": cwd, **CR.LOCALE_ENV}

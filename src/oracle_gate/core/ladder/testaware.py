@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.symbols import (Names, SourceError, argument, bounded, constant, dotted, is_noop, module_data, parse, render,
-                              statement_expressions, subscript_index, walk_owned, walk_scope)
+from ..source.symbols import (Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop, module_data,
+                              parse, render, statement_expressions, subscript_index, walk_owned, walk_scope)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
 # parse each side once between them; none of them changes the tree.
@@ -41,9 +41,12 @@ TRACING = ("sys.settrace", "sys.setprofile", "sys.gettrace", "sys.getprofile", "
            "threading.settrace", "threading.setprofile", "threading.settrace_all_threads",
            "threading.setprofile_all_threads", "threading.gettrace", "threading.getprofile",
            "ctypes.pythonapi.PyEval_SetTrace", "ctypes.pythonapi.PyEval_SetProfile")
-IMPORTERS = ("importlib.import_module", "__import__", "importlib.util.find_spec", "importlib.find_loader",
-             "pkgutil.find_loader", "pkgutil.get_loader", "importlib.metadata.version",
-             "importlib.metadata.distribution", "pkg_resources.get_distribution", "pkg_resources.require")
+MODULE_LOADERS = ("importlib.import_module", "__import__")
+# Calls that answer whether (or which version of) a module or distribution is installed.
+INSTALLED_PROBES = ("importlib.util.find_spec", "importlib.find_loader", "pkgutil.find_loader", "pkgutil.get_loader",
+                    "importlib.metadata.version", "importlib.metadata.distribution", "pkg_resources.get_distribution",
+                    "pkg_resources.require")
+IMPORTERS = MODULE_LOADERS + INSTALLED_PROBES
 # Callables that write, replace or remove a path: the positions and keywords of those paths.
 PATH_WRITERS: Dict[str, Tuple[Tuple[int, str], ...]] = {
     "shutil.copy": ((1, "dst"),), "shutil.copy2": ((1, "dst"),), "shutil.copyfile": ((1, "dst"),),
@@ -994,30 +997,39 @@ def _checked_waits(source: Optional[str]) -> List[Tuple[str, int, str]]:
 @bounded
 def import_fallbacks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
     """Imports the head adds (over `base`) that pick the code by what the machine has installed: a
-    `try` whose body imports a name and whose handler for `ImportError` (`ModuleNotFoundError`, or
-    a bare `except`) binds the same name another way (`try: import ujson as json` / `except
-    ImportError: import json`, or `numpy = None`). The oracles ran one of the two, the one the
-    gate's sandbox has; a machine with the other runs code no oracle ran. SourceError if either
-    side does not parse."""
+    `try` whose body imports a name (an `import`, or `name = importlib.import_module("...")`) and
+    whose handler for `ImportError` (`ModuleNotFoundError`, or a bare `except`) binds the same name
+    another way (`try: import ujson as json` / `except ImportError: import json`, or `numpy =
+    None`); and a call that asks whether (or which version of) a module is installed
+    (`importlib.util.find_spec`, `importlib.metadata.version`: INSTALLED_PROBES), whatever it then
+    does with the answer. The oracles ran one of the two,
+    the one the gate's sandbox has; a machine with the other runs code no oracle ran. SourceError if
+    either side does not parse."""
     return _added(path, _fallbacks(base), _fallbacks(head))
 
 
-IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "builtins.ImportError", "builtins.ModuleNotFoundError"})
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
 
 
 def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:
     if source is None:
         return []
+    names = Names(_read(source))
     out = []
-    for node, owner in walk_owned(_read(source)):
+    for node, owner in names.walk():
+        probes = names.resolve(node.func) & set(INSTALLED_PROBES) if isinstance(node, ast.Call) else set()
+        if probes:
+            asked = render(node.args[0])[:60] if node.args else "a module"  # type: ignore[attr-defined]
+            out.append((owner, node.lineno, f"`{owner}` asks whether {asked} is installed (`{min(probes)}`)"))
         if not isinstance(node, ast.Try):
             continue
-        tried = _imported(node.body)
+        tried = _imported(node.body, names)
         for handler in node.handlers:
             kinds = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
-            if handler.type is not None and not any(k is not None and dotted(k) in IMPORT_ERRORS for k in kinds):
+            if handler.type is not None and not any(k is not None and canonical(dotted(k)) in IMPORT_ERRORS
+                                                    for k in kinds):
                 continue
-            other = _imported(handler.body)
+            other = _imported(handler.body, names)
             other.update({t.id: render(s.value) for s in handler.body if isinstance(s, ast.Assign)
                           for t in s.targets if isinstance(t, ast.Name)})
             for name in sorted(set(tried) & set(other)):
@@ -1026,8 +1038,9 @@ def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:
     return out
 
 
-def _imported(body: Sequence[ast.stmt]) -> Dict[str, str]:
-    """The names a block's own import statements bind, each to what it imports."""
+def _imported(body: Sequence[ast.stmt], names: Names) -> Dict[str, str]:
+    """The names a block's own statements bind to a module they import: `import`, `from ... import`,
+    and `name = importlib.import_module("...")` (or `__import__`), each to what it imports."""
     out: Dict[str, str] = {}
     for stmt in body:
         if isinstance(stmt, ast.Import):
@@ -1036,6 +1049,9 @@ def _imported(body: Sequence[ast.stmt]) -> Dict[str, str]:
         elif isinstance(stmt, ast.ImportFrom):
             out.update({a.asname or a.name: f"{'.' * stmt.level}{stmt.module or ''}.{a.name}"
                         for a in stmt.names if a.name != "*"})
+        elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and stmt.value.args \
+                and names.resolve(stmt.value.func) & set(MODULE_LOADERS):
+            out.update({t.id: render(stmt.value.args[0]) for t in stmt.targets if isinstance(t, ast.Name)})
     return out
 
 

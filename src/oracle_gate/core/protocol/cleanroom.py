@@ -85,6 +85,11 @@ OTHER_WORLD_PID = 23_000
 AGAIN = "again"  # the second call in one process, after the first result was mutated
 BASE = "base"  # the base's code on the same (or a widened) input, beside the head's in a twin interpreter
 HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with another PYTHONHASHSEED (pure only)
+# A pure region's calls and widenings also run in MORE_HASH_SEEDS twins of the head's code with
+# seeds of `hash_seeds`: two strings' order in a set agrees under a fixed pair of seeds as often as
+# not (and a diff can pick strings that agree under seeds it knows), so the seeds come from the
+# head's sources, which the diff cannot change without changing them.
+MORE_HASH_SEEDS = 4
 # The twins' second world: the clock 30 years ahead (past a date bomb, and 2038), and every word
 # the diff's code names that could name an environment variable set to "1" (a knob the diff reads,
 # unset wherever the tests and the first twins run). The head's and the base's code run there
@@ -103,6 +108,12 @@ WORLD_WORDS = 32  # of them, those set in the later world's environment
 _OWN_NAMES = frozenset({"PATH", "HOME", "TMPDIR", "PYTHONHASHSEED", *("LC_ALL", "PYTHONUTF8", "PYTHONCOERCECLOCALE")})
 _INTERPRETER_PREFIXES = ("PYTHON", "LD_", "DYLD_", "MALLOC")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
+
+
+def hash_seeds(sources: Iterable[str]) -> Tuple[int, ...]:
+    """MORE_HASH_SEEDS values of PYTHONHASHSEED (11 to 4,000,000,010), a function of the sources."""
+    digest = hashlib.sha256("\0".join(sources).encode("utf-8", "surrogatepass")).digest()
+    return tuple(11 + int.from_bytes(digest[4 * i:4 * i + 4], "big") % 4_000_000_000 for i in range(MORE_HASH_SEEDS))
 
 
 def later_environment(words: Iterable[str]) -> Dict[str, str]:
