@@ -1459,6 +1459,58 @@ CATALOGUE = CATALOGUE + (
           _outside("schema-keys-case-folded"), ("UNJUDGED_CHANGE",)),
 )
 
+# An eleventh outside attacker's round (briefed with README, against f35dc61; each merged there): the
+# base beside the head on inputs the twins had not built (padded and long keys, arguments by name,
+# the same call twice, a later world on a leap day fourteen hours east of UTC), a head random on
+# every run (compared where its runs agree), and what a call leaves in the process.
+CATALOGUE = CATALOGUE + (
+    Patch("eleventh", "random-transaction-id", False,
+          "apply_credit stores a random transaction id and reads `self.balances[account]`: a new account raises KeyError",
+          _outside("random-transaction-id"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "account-keys-cut-to-64", False,
+          "apply_credit keys the book by `account[:64]`: two long account names share one balance",
+          _outside("account-keys-cut-to-64"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "account-names-stripped", False,
+          "from_json strips blanks around account names: `acme` and `acme ` become one, a balance lost",
+          _outside("account-names-stripped"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "required-keys-stripped", False,
+          "the schema matches required keys after `str(key).strip()`: `{\"id \": ...}` has an id",
+          _outside("required-keys-stripped"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "renamed-parameter", False,
+          "tax's and amount_due's `rate_bp` renamed `basis_points`: every caller by keyword breaks",
+          _outside("renamed-parameter"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "settles-on-the-31st", False,
+          "apply_credit logs a settlement date, the 31st of this month: it raises in a month without one",
+          _outside("settles-on-the-31st"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "local-date-against-utc", False,
+          "apply_credit refuses credits while the local date is not UTC's: for hours a day outside UTC",
+          _outside("local-date-against-utc"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "last-credit-remembered", False,
+          "apply_credit drops a credit equal to the last one it remembers, a retry in its reading",
+          _outside("last-credit-remembered"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "stale-total-outside-the-store", False,
+          "total is kept in a module WeakKeyDictionary beside each store: stale once balances change otherwise",
+          _outside("stale-total-outside-the-store"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "decimal-context-left-changed", False,
+          "tax sets the thread's decimal context to MAX_PREC and half-up: every caller's Decimal arithmetic changes",
+          _outside("decimal-context-left-changed"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "worker-threads-left-running", False,
+          "drain starts its workers and never stops them: threads pile up call after call",
+          _outside("worker-threads-left-running"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "invoice-cache-in-tmp", False,
+          "parse_invoice caches parsed invoices as files in the temp directory: a planted file is believed",
+          _outside("invoice-cache-in-tmp"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "second-document-ignored", False,
+          "decode reads the first JSON document with raw_decode: text after it, a second invoice, is dropped",
+          _outside("second-document-ignored"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "book-cut-to-4096-accounts", False,
+          "apply_credit keeps the 4,096 most recent accounts: a larger book loses balances on every credit",
+          _outside("book-cut-to-4096-accounts"), ("UNJUDGED_CHANGE",)),
+    Patch("eleventh", "encode-keeps-extra-fields", False,
+          "encode writes every key of the invoice, not only id and lines: internal fields reach the wire",
+          _outside("encode-keeps-extra-fields"), ("UNJUDGED_CHANGE",)),
+)
+
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
 # each still shows the rule it was written for. The family `undrawn` shows the comparison, and every

@@ -9,6 +9,7 @@ first result mutated in between, when the spec says `again`) and writes what eac
 from __future__ import annotations
 
 import base64
+import copy
 import importlib
 import importlib.machinery
 import inspect
@@ -19,15 +20,16 @@ import pwd
 import resource
 import signal
 import sys
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, WIDENED_CALL_SECONDS,
-                                           WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown, widenings)
+    from ..core.protocol.cleanroom import (GROWN, KEPT, LATER_LINESEP, LEFT, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, TWICE,
+                                           WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of,
+                                           shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                    WIDENED_CALL_SECONDS,  # pants: no-infer-dep
+                                    GROWN, LEFT, TWICE, WIDENED_CALL_SECONDS,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -316,9 +318,9 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             constants = [int(c) for c in call.get("constants", ())]
             words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
-            inputs = [("", blob), *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
+            inputs = [("", blob), (TWICE, blob), (GROWN, blob), *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
                                     widenings(args, kwargs, constants, _kept(fn, args, kwargs), words,
-                                              bool(spec.get("shapes"))))]
+                                              bool(spec.get("shapes")), call.get("names")))]
         except BaseException as e:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue
@@ -330,16 +332,15 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                 got.append([said, f"{NOT_RUN}ran out of time or memory on an earlier call"])
                 continue
             unordered = bool(call.get("unordered"))
-            before = _state(args, kwargs, unordered)
-            signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
-            try:
-                result, raised = fn(*args, **kwargs), None
-            except _TimedOut:
-                result, raised = None, _TimedOut()
-            except BaseException as e:
-                result, raised = None, e
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+            if name in (TWICE, GROWN):  # a sequence on the same objects: the first call, not compared
+                if _timed(fn, args, kwargs)[1] is not None:
+                    got.append([said, f"{NOT_RUN}its first call raised"])
+                    continue
+                if name == GROWN and not _grow(args, kwargs):
+                    got.append([said, f"{NOT_RUN}no list or dict in its arguments to grow"])
+                    continue
+            before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
+            result, raised = _timed(fn, args, kwargs)
             if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None):
                 why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
                 if isinstance(raised, (_TimedOut, MemoryError)):
@@ -349,10 +350,94 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             did = outcome_of(_in_any_order(result) if unordered else result, raised)
             after = _state(args, kwargs, unordered)
             kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
+            left, running = _process_state(), _still_running(threads)
+            moved = [f"{what} {left[what]}" for what in sorted(left) if left[what] != world.get(what)] \
+                + ([f"{running} more {THREADS}"] if running else [])
             got.append([said, (did if after == before else f"{did}, leaving its arguments {after[:300]}")
-                        + (f"{KEPT}{kept}" if kept else "")])
+                        + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")])
         out.append(got)
     return out
+
+
+THREADS = "threads running"
+# How long the threads a call started may take to end after it returned (a pool shut down without
+# waiting); the threads that run past it are left running. Threads that end, its own or older
+# ones, are never a difference: when they end is the scheduler's, not the code's.
+THREADS_SETTLE_SECONDS = 0.05
+
+
+def _threads() -> FrozenSet[Any]:
+    import threading
+
+    return frozenset(threading.enumerate())
+
+
+def _still_running(before: FrozenSet[Any]) -> int:
+    """How many threads a call started (not running before it) still run once it returned and
+    THREADS_SETTLE_SECONDS passed."""
+    import threading
+    import time
+
+    started = [t for t in threading.enumerate() if t not in before]
+    deadline = time.monotonic() + THREADS_SETTLE_SECONDS
+    for thread in started:
+        thread.join(max(0.0, deadline - time.monotonic()))
+    return sum(t.is_alive() for t in started)
+
+
+def _process_state() -> Dict[str, str]:
+    """What a call can leave behind in the process beside its arguments (cleanroom.LEFT): the
+    thread's decimal context (not its flags), the recursion limit, the working directory, the
+    default socket timeout, and the files in the twin's own directories (the threads it leaves
+    running: `_still_running`)."""
+    import decimal
+    import socket
+
+    ctx = decimal.getcontext()
+    out = {"the decimal context": f"prec={ctx.prec} rounding={ctx.rounding} Emin={ctx.Emin} Emax={ctx.Emax} "
+                                  f"clamp={ctx.clamp} traps={sorted(t.__name__ for t, on in ctx.traps.items() if on)}",
+           "the recursion limit": str(sys.getrecursionlimit()),
+           "the working directory": os.getcwd(), "the default socket timeout": str(socket.getdefaulttimeout())}
+    files: List[str] = []
+    for top in dict.fromkeys([os.getcwd(), os.environ.get("TMPDIR", ""), os.environ.get("HOME", "")]):
+        for root, dirs, names in os.walk(top) if top else ():
+            files.extend(os.path.relpath(os.path.join(root, n), top) for n in names)
+            if len(files) > 50:
+                break
+    out["files in its directories"] = ", ".join(sorted(files)[:50]) or "none"
+    return out
+
+
+def _timed(fn: Any, args: Any, kwargs: Any) -> Any:
+    """(result, None) or (None, the exception), within WIDENED_CALL_SECONDS (else _TimedOut)."""
+    signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
+    try:
+        return fn(*args, **kwargs), None
+    except _TimedOut:
+        return None, _TimedOut()
+    except BaseException as e:
+        return None, e
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def _grow(args: Any, kwargs: Any) -> bool:
+    """Each non-empty list or dict (of text keys) an argument is, or an argument's attribute holds,
+    one item more: a copy of its last item, or of its first entry under a new key (cleanroom.GROWN).
+    Whether any grew."""
+    grew = False
+    for value in [*args, *kwargs.values()]:
+        held = vars(value).values() if type(getattr(value, "__dict__", None)) is dict and not isinstance(value, type) \
+            else ()
+        for target in [value, *held]:
+            if type(target) is list and target:
+                target.append(copy.deepcopy(target[-1]))
+                grew = True
+            elif type(target) is dict and target and all(type(k) is str for k in target):
+                first = next(iter(target))
+                target[f"{first}~grown"] = copy.deepcopy(target[first])
+                grew = True
+    return grew
 
 
 def _keeps(args: Any, kwargs: Any, result: Any, unordered: bool) -> str:

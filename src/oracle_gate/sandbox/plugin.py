@@ -37,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import types
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
@@ -347,6 +348,26 @@ def _outside(root: str) -> str:
     raise OSError("no temporary directory")
 
 
+def _parameters(source: Optional[str], chain: Sequence[str]) -> Optional[List[str]]:
+    """The names of the positional parameters the function `chain` names has in `source` (the
+    base's), by which a caller may pass them (CR.BY_NAME); None where it has none there, takes
+    positional-only parameters, or the source does not parse."""
+    try:
+        body: List[ast.stmt] = ast.parse(source).body if source else []
+    except (SyntaxError, ValueError):
+        return None
+    node: Optional[ast.AST] = None
+    for name in chain:
+        node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and n.name == name), None)
+        if node is None:
+            return None
+        body = node.body
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or getattr(node.args, "posonlyargs", None):
+        return None
+    return [a.arg for a in node.args.args]
+
+
 SEED_SIDE = "seed-"  # a twin of the head's code under one of CR.hash_seeds
 
 
@@ -533,7 +554,8 @@ class _Sampler:
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
                            "constants": numbers, "words": words[:CR.WIDENING_WORDS],
-                           "unordered": self._watch[key].unordered}
+                           "unordered": self._watch[key].unordered,
+                           "names": _parameters(self.base.get(key[0]), self._where[key][1])}  # type: ignore[index]
                           for key, (blob, _, _) in calls for numbers, words in [self._constants(key[0], root)]]
             pure = [j for j, (key, _) in enumerate(calls) if self._watch[key].pure]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
@@ -589,25 +611,32 @@ class _Sampler:
             for k, (input_shown, did) in enumerate(head):
                 then = _side(base, k)
                 # the head's code under each other hash seed: the first that did something else
-                other = next((o for o in (_side(t, k) for t in (again, *seeded))
-                              if o != did and not o.startswith(CR.NOT_RUN)), did)
+                runs = [o for o in (_side(t, k) for t in (again, *seeded)) if not o.startswith(CR.NOT_RUN)]
+                other = next((o for o in runs if o != did), did)
                 results: List[Tuple[str, str]] = []
+                unstable = CR.STABLE
                 if did.startswith(CR.NOT_RUN):
                     then = did
                 elif other != did:
                     if self._watch[key].pure:  # a pure result does not depend on the hash seed
                         results.append((CR.HASH_SEED, other))
-                    then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
+                    # compared where it does the same each time (CR.UNSTABLE)
+                    found = CR.unstable_positions([did, *runs])
+                    if found is None:
+                        then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
+                    else:
+                        unstable, did, then = found, CR.masked(did, found), CR.masked(then, found)
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
                 if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
-                    # The same input later and elsewhere (CR.LATER_OFFSET): shown only where it
+                    # The same input later and elsewhere (CR.LATER_AT): shown only where it
                     # tells the head from the base, which the first world did not.
                     # The head's code must do something else there than here: a base that did
                     # something else later (a head that no longer depends on the world) is no
                     # difference the diff hides. (Head against head, so `!=`, not CR.same: the
                     # latter forgives a head that copies what the base kept, and both are the head.)
-                    did_later, then_later = (_side(twins[side][i], k) for side in ("later-head", "later-base"))  # type: ignore[index]
+                    did_later, then_later = (CR.masked(_side(twins[side][i], k), unstable)  # type: ignore[index]
+                                             for side in ("later-head", "later-base"))
                     if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later) \
                             and did_later != did:
                         out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later)}",
@@ -633,14 +662,11 @@ class _Sampler:
         """What a changed module names, for the twins' widenings (read once per path): the integers
         at the head and at the base, however written (`1 << 12`, `int("4096")`, `4e3`), each with its
         neighbours (at most 12, smallest first, then at most 6 more constants a list can be repeated
-        past), and the words (text constants without whitespace, at most 32 characters, no docstrings) the head
-        names and the base does not (at most 4, in the order they appear)."""
+        past and 4 a text can), and the words (text constants without whitespace, at most 32
+        characters, no docstrings) the head names and the base does not (at most 4, in the order
+        they appear)."""
         if path not in self._constants_of:
-            try:
-                with open(os.path.join(root, path), encoding="utf-8") as f:
-                    head: Optional[str] = f.read()
-            except (OSError, ValueError):
-                head = None
+            head = _text_of(os.path.join(root, path))  # "" where it cannot be read: no constants
             numbers: Set[int] = set()
             written: Set[int] = set()  # the constants themselves, not their neighbours
             words: Dict[str, List[str]] = {}
@@ -672,8 +698,11 @@ class _Sampler:
             ordered = sorted(numbers, key=lambda n: (abs(n), n))
             # and past those, the first caps a list may be repeated past (CR.REPEATED_PAST_AT_MOST):
             # constants the code wrote, each once (the twins repeat a list to one item more)
-            caps = sorted(n for n in written - set(ordered[:12]) if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST)[:6]
-            self._constants_of[path] = (ordered[:12] + caps, fresh[:CR.WORLD_WORDS])
+            rest = written - set(ordered[:12])
+            caps = sorted(n for n in rest if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST)[:6]
+            # and at most 4 a text can be repeated past that a list is repeated past anyway
+            widths = sorted(n for n in rest if CR.TEXT_REPEATED_FROM <= n < CR.REPEATED_TO)[:4]
+            self._constants_of[path] = (ordered[:12] + caps + widths, fresh[:CR.WORLD_WORDS])
         return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
@@ -681,8 +710,8 @@ class _Sampler:
                pure: Sequence[bool] = ()) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
-        mutant's session, the head's and the base's again later and elsewhere (CR.LATER_OFFSET: the
-        clock moved; `later`, from CR.later_environment, set in the environment; a third hash seed;
+        mutant's session, the head's and the base's again later and elsewhere (CR.LATER_AT: the
+        clocks at a fixed moment; `later`, from CR.later_environment, set in the environment; a third hash seed;
         CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
         of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
@@ -692,7 +721,8 @@ class _Sampler:
         sides: List[Tuple[str, int, Any, int, Dict[str, str]]] = [
             ("head", 6, None, 0, {}), ("again", *again, 0, {}), ("base", 6, sources, 0, {})]
         if _MUTANT is None:
-            sides += [("later-head", 8, None, CR.LATER_OFFSET, later), ("later-base", 8, sources, CR.LATER_OFFSET, later)]
+            by = CR.later_offset(time.time())  # one offset for both sides
+            sides += [("later-head", 8, None, by, later), ("later-base", 8, sources, by, later)]
         sides += [(f"{SEED_SIDE}{n}", n, None, 0, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
         for side, seed, served, offset, world in sides:
@@ -704,7 +734,7 @@ class _Sampler:
                 json.dump({"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                            "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset)}, f)
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
-                   "TMPDIR": cwd, **CR.LOCALE_ENV}
+                   "TMPDIR": cwd, **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if offset else {})}
             try:
                 flags = ["-O"] if offset else []  # the later world's machine (CR.LATER_MACHINE)
                 proc = subprocess.run([sys.executable, *flags, "-s", "-B", script, spec, got], cwd=cwd, env=env,

@@ -41,12 +41,12 @@ TRACING = ("sys.settrace", "sys.setprofile", "sys.gettrace", "sys.getprofile", "
            "threading.settrace", "threading.setprofile", "threading.settrace_all_threads",
            "threading.setprofile_all_threads", "threading.gettrace", "threading.getprofile",
            "ctypes.pythonapi.PyEval_SetTrace", "ctypes.pythonapi.PyEval_SetProfile")
-MODULE_LOADERS = ("importlib.import_module", "__import__")
+MODULE_LOADERS = frozenset({"importlib.import_module", "__import__"})
 # Calls that answer whether (or which version of) a module or distribution is installed.
-INSTALLED_PROBES = ("importlib.util.find_spec", "importlib.find_loader", "pkgutil.find_loader", "pkgutil.get_loader",
-                    "importlib.metadata.version", "importlib.metadata.distribution", "pkg_resources.get_distribution",
-                    "pkg_resources.require")
-IMPORTERS = MODULE_LOADERS + INSTALLED_PROBES
+INSTALLED_PROBES = frozenset({"importlib.util.find_spec", "importlib.find_loader", "pkgutil.find_loader",
+                              "pkgutil.get_loader", "importlib.metadata.version", "importlib.metadata.distribution",
+                              "pkg_resources.get_distribution", "pkg_resources.require"})
+IMPORTERS = MODULE_LOADERS | INSTALLED_PROBES
 # Callables that write, replace or remove a path: the positions and keywords of those paths.
 PATH_WRITERS: Dict[str, Tuple[Tuple[int, str], ...]] = {
     "shutil.copy": ((1, "dst"),), "shutil.copy2": ((1, "dst"),), "shutil.copyfile": ((1, "dst"),),
@@ -193,7 +193,7 @@ class _Scan:
             funcs = self.names.resolve(node.func)
             if "vars" in funcs and node.args:
                 return self._foreign(node.args[0], depth + 1)
-            if funcs & set(IMPORTERS):
+            if funcs & IMPORTERS:
                 return min(self.names.resolve(node), default="an imported module")
         if isinstance(node, ast.Subscript) and "sys.modules" in self.names.resolve(node.value):
             return min(self.names.resolve(node), default="a module in sys.modules")
@@ -230,7 +230,7 @@ class _Scan:
                 else (call.args[0] if call.args else func.value, call.args[1:])
             keys = self.names.strings(rest[0]) if rest else set()
             self._rebinds(call, target, sorted(keys)[0] if keys else "?")
-        if funcs & set(IMPORTERS) and call.args:
+        if funcs & IMPORTERS and call.args:
             for module in _runner_modules(self.names.strings(call.args[0])):
                 self.add(call, f"imports {module}")
         for target in self._written_paths(call, funcs):
@@ -1002,9 +1002,8 @@ def import_fallbacks(path: str, base: Optional[str], head: Optional[str]) -> Tup
     another way (`try: import ujson as json` / `except ImportError: import json`, or `numpy =
     None`); and a call that asks whether (or which version of) a module is installed
     (`importlib.util.find_spec`, `importlib.metadata.version`: INSTALLED_PROBES), whatever it then
-    does with the answer. The oracles ran one of the two,
-    the one the gate's sandbox has; a machine with the other runs code no oracle ran. SourceError if
-    either side does not parse."""
+    does with the answer. The oracles ran one of the two, the one the gate's sandbox has; a machine
+    with the other runs code no oracle ran. SourceError if either side does not parse."""
     return _added(path, _fallbacks(base), _fallbacks(head))
 
 
@@ -1017,7 +1016,7 @@ def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:
     names = Names(_read(source))
     out = []
     for node, owner in names.walk():
-        probes = names.resolve(node.func) & set(INSTALLED_PROBES) if isinstance(node, ast.Call) else set()
+        probes = names.resolve(node.func) & INSTALLED_PROBES if isinstance(node, ast.Call) else set()
         if probes:
             asked = render(node.args[0])[:60] if node.args else "a module"  # type: ignore[attr-defined]
             out.append((owner, node.lineno, f"`{owner}` asks whether {asked} is installed (`{min(probes)}`)"))
@@ -1050,7 +1049,7 @@ def _imported(body: Sequence[ast.stmt], names: Names) -> Dict[str, str]:
             out.update({a.asname or a.name: f"{'.' * stmt.level}{stmt.module or ''}.{a.name}"
                         for a in stmt.names if a.name != "*"})
         elif isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Call) and stmt.value.args \
-                and names.resolve(stmt.value.func) & set(MODULE_LOADERS):
+                and names.resolve(stmt.value.func) & MODULE_LOADERS:
             out.update({t.id: render(stmt.value.args[0]) for t in stmt.targets if isinstance(t, ast.Name)})
     return out
 

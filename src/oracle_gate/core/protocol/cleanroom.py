@@ -53,7 +53,7 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 ENV = "ORACLE_GATE_CLEANROOM"
 RESULTS_RELPATH = "oracle-gate/cleanroom.json"
@@ -90,11 +90,17 @@ HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with ano
 # not (and a diff can pick strings that agree under seeds it knows), so the seeds come from the
 # head's sources, which the diff cannot change without changing them.
 MORE_HASH_SEEDS = 4
-# The twins' second world: the clock 30 years ahead (past a date bomb, and 2038), and every word
-# the diff's code names that could name an environment variable set to "1" (a knob the diff reads,
-# unset wherever the tests and the first twins run). The head's and the base's code run there
-# alike; a difference shows only what the diff changes, whatever the world.
-LATER_OFFSET = 10958 * DAY
+# The twins' second world: the clocks at one fixed moment about 30 years ahead (past a date bomb,
+# and 2038), in a time zone 14 hours east of UTC (LATER_TZ, a POSIX rule: no tz database needed),
+# where it is a leap day while UTC's date is the day before (a month of 29 days, where
+# `date(year, month, 31)` or a "last day of the month" rolls over; code that mixes the local and
+# the UTC date tells them apart), and every word the diff's code names that could name an
+# environment variable set to "1" (a knob the diff reads, unset wherever the tests and the first
+# twins run). The head's and the base's code run there alike; a difference shows only what the
+# diff changes, whatever the world.
+LATER_AT = 2_718_964_800  # 2056-02-28T12:00:00Z, 2056-02-29 02:00 at UTC+14
+LATER_TZ = "<+14>-14"
+LATER_DATE = "2056-02-29 at 02:00, UTC+14 (2056-02-28 in UTC)"
 LATER_VALUE = "1"
 # The later world's machine, for the head and the base alike: the interpreter runs under `-O`
 # (`assert` statements and `__debug__` blocks are gone, as in a deployment that runs it so), the
@@ -105,7 +111,7 @@ LATER_LINESEP = "\r\n"
 WIDENING_WORDS = 4  # of a module's fresh words, those its calls' text is widened with
 WORLD_WORDS = 32  # of them, those set in the later world's environment
 # Names the twins set themselves, and prefixes that change the interpreter or the loader.
-_OWN_NAMES = frozenset({"PATH", "HOME", "TMPDIR", "PYTHONHASHSEED", *("LC_ALL", "PYTHONUTF8", "PYTHONCOERCECLOCALE")})
+_OWN_NAMES = frozenset({"PATH", "HOME", "TMPDIR", "PYTHONHASHSEED", "TZ", *("LC_ALL", "PYTHONUTF8", "PYTHONCOERCECLOCALE")})
 _INTERPRETER_PREFIXES = ("PYTHON", "LD_", "DYLD_", "MALLOC")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 
@@ -126,7 +132,12 @@ def later_environment(words: Iterable[str]) -> Dict[str, str]:
 def later_shown(environment: Mapping[str, str]) -> str:
     """How a call in the later world is named in a verdict."""
     names = ", ".join(f"{k}={v}" for k, v in sorted(environment.items()))
-    return f"[with the clock {LATER_OFFSET // DAY // 365} years ahead, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
+    return f"[on {LATER_DATE}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
+
+
+def later_offset(now: float) -> int:
+    """How far the later world's clocks are moved from `now` (seconds): to LATER_AT."""
+    return int(LATER_AT - now)
 
 
 BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
@@ -304,6 +315,15 @@ def _repeated_to(length: int, last_changed: bool = False) -> Callable[[Any], Any
     return widen
 
 
+def _text_repeated_to(length: int) -> Callable[[Any], Any]:
+    """A non-empty str or bytes repeated until it holds `length` characters (or bytes)."""
+    def widen(value: Any) -> Any:
+        if type(value) in (str, bytes) and value and len(value) < length:
+            return (value * -(-length // len(value)))[:length]
+        return _UNCHANGED
+    return widen
+
+
 def _changed(item: Any) -> Any:
     """An item with its integers negated, or else emptied (or else as it is)."""
     got, changed = _widen(item, _negated, 1)
@@ -327,6 +347,26 @@ def _values_only(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
     of every name would only make each side miss its fields alike)."""
     leaf.values_only = True  # type: ignore[attr-defined]
     return leaf
+
+
+def _keys_padded(inner: bool) -> Callable[[Any], Any]:
+    """A dict with its text keys padded with spaces, and those of every dict inside it; with
+    `inner`, only those inside it (a document's field names stay, the names it maps keep their
+    spaces: `{"balances": {" acme ": 1000}}`). A reader that strips names reads other keys."""
+    def pad(value: Any, depth: int) -> Any:
+        if type(value) is dict:
+            return {(f" {k} " if type(k) is str and (depth or not inner) else k): pad(v, depth + 1)
+                    for k, v in value.items()}
+        if type(value) in (list, tuple):
+            return type(value)(pad(v, depth + 1) for v in value)
+        return value
+
+    def widen(value: Any) -> Any:
+        if type(value) is not dict:
+            return _UNCHANGED
+        got = pad(value, 0)
+        return got if got != value else _UNCHANGED
+    return widen
 
 
 def _nulled(value: Any) -> Any:
@@ -355,6 +395,45 @@ def _key_repeated(text: str) -> Any:
     other = (None if value is not None else 0) if other is _UNCHANGED else other
     body = json.dumps(doc, ensure_ascii=False)
     return f"{body[:-1]}, {json.dumps(key, ensure_ascii=False)}: {json.dumps(other, ensure_ascii=False)}}}"
+
+
+def _followed(text: str) -> Any:
+    """JSON text of an object or array with a second copy of it after it (two uploads run
+    together): a reader that stops after the first document reads other text than `json`, which
+    refuses the rest."""
+    stripped = text.strip()
+    if not stripped[:1] in ("{", "["):
+        return _UNCHANGED
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return _UNCHANGED
+    return f"{text}\n{stripped}"
+
+
+def _key_added(value: Any) -> Any:
+    """A dict of text keys with one more key, its value a copy of its first's (a field the code
+    does not know: one that copies every field passes it on)."""
+    if type(value) is not dict or not value or not all(type(k) is str for k in value):
+        return _UNCHANGED
+    out = dict(value)
+    out[f"{next(iter(value))}_added"] = copy.deepcopy(next(iter(value.values())))
+    return out
+
+
+def _dict_repeated_to(length: int) -> Callable[[Any], Any]:
+    """A non-empty dict of text keys with its entries repeated (keys numbered) until it holds
+    `length` of them."""
+    def widen(value: Any) -> Any:
+        if type(value) is not dict or not value or len(value) >= length or not all(type(k) is str for k in value):
+            return _UNCHANGED
+        items, out, i = list(value.items()), dict(value), 0
+        while len(out) < length:
+            key, item = items[i % len(items)]
+            out.setdefault(f"{key}~{i}", item)
+            i += 1
+        return out
+    return widen
 
 
 def _encoded(leaf: Callable[[str], Any], raw: bytes) -> Any:
@@ -412,6 +491,9 @@ REPEATED_TO = 300
 # A list is also repeated past each constant of the code up to this many items (a cap the code
 # writes as a constant, `MAX = 1 << 12`, is past what `repeated` reaches).
 REPEATED_PAST_AT_MOST = 1 << 16
+# Text is repeated past each constant of the code from this many characters up (a key cut to a
+# column's width, `account[:64]`, and two accounts that share their first 64 characters become one).
+TEXT_REPEATED_FROM = 8
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
@@ -433,11 +515,15 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
     ("in full-width letters", _text(_full_width)),
     ("padded with spaces", _values_only(_text(lambda t: f" {t} ", lambda b: b" " + b + b" "))),
+    ("with its keys padded with spaces", _keys_padded(False)),
+    ("with the keys inside it padded with spaces", _keys_padded(True)),
     # a letter and a combining accent, which NFC (and NFKC) fold into one: `e\u0301` -> `\u00e9`
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
     ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
+    ("with a second document after it", _text(_followed, lambda b: _encoded(_followed, b))),
+    ("with a key added", _key_added),
     ("repeated", _repeated_to(REPEATED_TO)),
     ("with each record repeated", _inner(_repeated_to(REPEATED_TO))),
     ("with each record emptied", _inner(_emptied)),
@@ -452,12 +538,18 @@ TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "
 # Records of another shape than a function is written for: a head that assumes the shape (an honest
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
+BY_NAME = "every argument passed by its parameter's name at the base"
+# Two calls on the same objects, the second compared: made twice in a row, and made again after
+# each list or dict in its arguments (or their attributes) grew by a copy of an item. A result kept
+# outside the objects (a module-level cache keyed on them, the last call remembered) shows there.
+TWICE = "the same call made twice in a row"
+GROWN = "made again after its arguments grew"
 OTHER_SHAPES = frozenset({"with each record repeated", "with each record emptied"})
 
 
 def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable[int] = (),
               kept: Iterable[Any] = (), words: Iterable[str] = (), shapes: bool = False,
-              ) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]]:
+              names: Optional[List[str]] = None) -> List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]]:
     """The widenings of a call's arguments, each (its name, args, kwargs), at most MAX_WIDENINGS, each
     changing them and no two alike: each of WIDENINGS applied to every value of its kind (walking
     lists, tuples, dicts and their keys, sets, plain objects' attribute values, and text that holds
@@ -482,6 +574,10 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             seen.add(key)
             out.append((name, a, k))
 
+    # The same arguments, each passed by its parameter's name at the base (`names`, its positional
+    # parameters): a caller that names them is one every signature the base had accepts.
+    if names and args and len(args) <= len(names) and not set(names[:len(args)]) & set(kwargs):
+        add(BY_NAME, (), {**dict(zip(names, args)), **kwargs})
     slots: List[Any] = [*range(len(args)), *kwargs]
     each: List[Tuple[str, Tuple[Any, ...], Dict[str, Any]]] = []  # one argument at a time: added last
     for name, leaf in WIDENINGS:
@@ -519,6 +615,13 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
             a, k, changed = _apply(args, kwargs, _repeated_to(n, last))
             if changed:
                 add(f"every list repeated to {n:,} items{then}, past a constant of the code", a, k)
+        a, k, changed = _apply(args, kwargs, _dict_repeated_to(n))
+        if changed:
+            add(f"every dict repeated to {n:,} entries, past a constant of the code", a, k)
+    for n in sorted({c + 1 for c in constants if TEXT_REPEATED_FROM <= c < REPEATED_PAST_AT_MOST}):
+        a, k, changed = _apply(args, kwargs, _text_repeated_to(n))
+        if changed:
+            add(f"every text repeated to {n:,} characters, past a constant of the code", a, k)
     for word in words:
         for how, leaf in (("replaced by", lambda t, w=word: w), ("prefixed with", lambda t, w=word: w + t),
                           ("suffixed with", lambda t, w=word: t + w)):
@@ -668,6 +771,12 @@ RAISED = "raised an exception"
 KEPT = ", and keeps its caller's "
 
 
+# What a twin adds to a call's outcome where the call left the process otherwise than it found it
+# (a decimal context set for every later caller, threads left running, files left in its
+# directories): compared head against base like the rest.
+LEFT = ", and leaves "
+
+
 def same(expected: str, got: str) -> bool:
     """Whether a clean variant did what the call did under the test (a variant that could not
     run says nothing either way); in a twin, whether the base's code did what the head's did,
@@ -677,6 +786,40 @@ def same(expected: str, got: str) -> bool:
     if KEPT in got and KEPT not in expected and got.split(KEPT, 1)[0] == expected:
         return True
     return expected == RAISED and got.startswith("raised ")
+
+
+# Where the head's code does not do the same on one input twice (a fresh id, the time, a set's
+# order in a region that promises no purity), the tokens of its outcome that differ from run to run
+# are masked, in its outcome and in the base's alike, and the rest is compared: code made to answer
+# differently each time is still compared everywhere else (a credit that now raises `KeyError`,
+# leaving a random transaction id behind, is not hidden by the id).
+UNSTABLE = "<differs from run to run>"
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s\[\]{},:"]+|\s+|.', re.S)
+
+
+def unstable_positions(outcomes: Iterable[str]) -> Optional[Tuple[int, FrozenSet[int]]]:
+    """How many tokens the head's outcomes of one input have, and the positions at which they
+    differ; None where they do not line up (other shapes: a raise beside a return, lists of other
+    lengths), which is not compared."""
+    runs = [_TOKEN.findall(o) for o in outcomes]
+    if len({len(r) for r in runs}) != 1:
+        return None
+    return len(runs[0]), frozenset(i for i, group in enumerate(zip(*runs)) if len(set(group)) > 1)
+
+
+STABLE: Tuple[int, FrozenSet[int]] = (0, frozenset())
+
+
+def masked(outcome: str, unstable: Tuple[int, FrozenSet[int]]) -> str:
+    """`outcome` with its tokens at the unstable positions replaced by UNSTABLE, where it lines up
+    with the head's (as many tokens); as it is otherwise (another shape differs anyway)."""
+    count, positions = unstable
+    if not positions or outcome.startswith(NOT_RUN):
+        return outcome
+    tokens = _TOKEN.findall(outcome)
+    if len(tokens) != count:
+        return outcome
+    return "".join(UNSTABLE if i in positions else t for i, t in enumerate(tokens))
 
 
 def dumps(results: CleanroomResults) -> bytes:

@@ -1,0 +1,6 @@
+"""Catalogue family: eleventh (an eleventh outside round's patches, each merged against f35dc61, told by the base
+beside the head on inputs the twins build since, and by what a call leaves in the process); see catalogue.py and
+catalogue_runner.py."""
+from e2e.catalogue_runner import make_tests
+
+repo, test_catalogue = make_tests(("eleventh",))
