@@ -12,10 +12,11 @@ from e2e.catalogue import CATALOGUE, Patch, replay
 from e2e.harness import Repo, new_repo
 
 
-def make_tests(families: Sequence[str]) -> Tuple[Callable, Callable]:
+def make_tests(families: Sequence[str], share: Tuple[int, int] = (0, 1)) -> Tuple[Callable, Callable]:
     """A module-scoped repository fixture (which prints the summary) and the parametrised entry
-    test for the catalogue entries of `families`."""
-    entries = [p for p in CATALOGUE if p.family in families]
+    test for the catalogue entries of `families`; with `share` (k, n), every n-th of them from the
+    k-th (a family too large for one test file's time limit, split over n files)."""
+    entries = [p for p in CATALOGUE if p.family in families][share[0]::share[1]]
     outcomes: Dict[str, Tuple[Patch, bool]] = {}
 
     @pytest.fixture(scope="module")
