@@ -1511,6 +1511,27 @@ CATALOGUE = CATALOGUE + (
           _outside("encode-keeps-extra-fields"), ("UNJUDGED_CHANGE",)),
 )
 
+# Of my own against 8cf56d5, each the open class of the eleventh or twelfth outside round, each seen
+# to merge there (a fresh billing repository, compare-base on): what a call leaves that every later
+# caller shares, a shape JSON folds, a class's method on a subclass, a concurrent raise of its own.
+CATALOGUE = CATALOGUE + (
+    Patch("twelfth", "warnings-silenced-by-tax", False,
+          "tax calls warnings.simplefilter('ignore'): every caller's warnings are silenced from then on",
+          _outside("warnings-silenced-by-tax"), ("UNJUDGED_CHANGE",)),
+    Patch("twelfth", "worker-stacks-shrunk", False,
+          "drain sets threading.stack_size to 64 KiB: every thread the process starts later gets a small stack",
+          _outside("worker-stacks-shrunk"), ("UNJUDGED_CHANGE",)),
+    Patch("twelfth", "drain-returns-a-tuple", False,
+          "drain returns a tuple where its base returned a list (JSON writes both alike): a caller's append fails",
+          _outside("drain-returns-a-tuple"), ("UNJUDGED_CHANGE",)),
+    Patch("twelfth", "from-json-names-its-class", False,
+          "from_json builds Store(...) by name for cls(...): a subclass's from_json gives a plain Store",
+          _outside("from-json-names-its-class"), ("UNJUDGED_CHANGE",)),
+    Patch("twelfth", "drain-refuses-large-batches", False,
+          "drain raises ValueError past 4,096 items, a cap of its own in the concurrent region",
+          _outside("drain-refuses-large-batches"), ("UNJUDGED_CHANGE",)),
+)
+
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
 # each still shows the rule it was written for. The family `undrawn` shows the comparison, and every

@@ -1,6 +1,7 @@
-"""Catalogue family: eleventh (an eleventh outside round's patches, each merged against f35dc61, told by the base
-beside the head on inputs the twins build since, and by what a call leaves in the process); see catalogue.py and
+"""Catalogue families: eleventh (an eleventh outside round's patches, each merged against f35dc61, told by the base
+beside the head on inputs the twins build since, and by what a call leaves in the process) and twelfth (of my own,
+each an open class of the eleventh or twelfth round, merged against 8cf56d5); see catalogue.py and
 catalogue_runner.py."""
 from e2e.catalogue_runner import make_tests
 
-repo, test_catalogue = make_tests(("eleventh",))
+repo, test_catalogue = make_tests(("eleventh", "twelfth"))

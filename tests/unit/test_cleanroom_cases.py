@@ -262,8 +262,11 @@ HEAD = '''\
 import datetime
 import decimal
 import json
+import json.encoder
 import locale
+import logging
 import os
+import warnings
 import time
 import tempfile
 import threading
@@ -419,6 +422,51 @@ def labelled(name):
     return {"name": name[:40]}
 
 
+# (text both sides hold: the diff's own words are widenings, and this case has used their share)
+QUIET, CURRENCY, EUR, LOG_NAME, NOTE, DEPRECATED = "ignore", "BOOK_CURRENCY", "EUR", "book.logs", "noted %s", "old"
+
+
+def quiet(cents):
+    warnings.simplefilter(QUIET)
+    return cents
+
+
+def stacked(cents):
+    threading.stack_size(256 * 1024)
+    return cents
+
+
+def flagged(cents):
+    os.environ.setdefault(CURRENCY, EUR)
+    return cents
+
+
+def rebound(cents):
+    json.encoder.c_make_encoder = None
+    return cents
+
+
+def logs(cents):
+    logging.getLogger(LOG_NAME).info(NOTE, cents)
+    logging.info(NOTE, cents)
+    warnings.warn(DEPRECATED, DeprecationWarning)
+    import email.utils
+    return cents
+
+
+def tupled(cents):
+    return (cents, cents)
+
+
+class Account:
+    def __init__(self, cents):
+        self.cents = cents
+
+    @classmethod
+    def opened(cls, cents):
+        return Account(cents)
+
+
 def noted(book):
     book["txn"] = uuid.uuid4().hex
     return len(book)
@@ -494,6 +542,15 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace('set(("id", "lines")).difference(doc)]', '("id", "lines") if key not in doc]')
         .replace("book[account] = book[account] + 1", "book[account] = book.get(account, 0) + 1")
         .replace('{"name": name[:40]}', '{"name": name}')
+        .replace("    warnings.simplefilter(QUIET)\n", "").replace("    threading.stack_size(256 * 1024)\n", "")
+        .replace("    os.environ.setdefault(CURRENCY, EUR)\n", "")
+        .replace("    json.encoder.c_make_encoder = None\n", "").replace("return (cents, cents)", "return [cents, cents]")
+        .replace("return Account(cents)", "return cls(cents)")
+        .replace('''    logging.getLogger(LOG_NAME).info(NOTE, cents)
+    logging.info(NOTE, cents)
+    warnings.warn(DEPRECATED, DeprecationWarning)
+    import email.utils
+''', "")
         .replace("    decimal.getcontext().prec = 12\n", "")
         .replace("    threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()\n", "")
         .replace("""    with open(os.path.join(tempfile.gettempdir(), "cache-%d" % len(doc)), "w") as f:
@@ -531,7 +588,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
                  "class Copying:\n    def __init__(self, opening):\n        self.opening = opening"))
 TWIN_TESTS = '''\
 from book import (Book, Copying, Ledger, Tally, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
-                  booked, cached, labelled, pooled, rounded, spawned, masked, missing, priced, receipt, negatives, nonzero, noted,
+                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, negatives, nonzero, noted,
                   paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, until_sentinel, waived, whole, workers)
 
 
@@ -573,13 +630,15 @@ def test_kept():
     assert receipt(5) == 5  # (on a leap day it raises here too)
     assert priced(5, 2) == 7 and booked(5) == 5  # (the session runs at TZ=UTC)
     assert rounded(5) == spawned(5) == pooled(5) == 5 and cached({"a": 1}) == 1
+    assert quiet(5) == stacked(5) == flagged(5) == rebound(5) == logs(5) == 5 and list(tupled(5)) == [5, 5]
+    assert Account.opened(5).cents == 5
     tally = Tally({"a": 1})
     assert tally.add("a", 2) == 3 and tally.total() == 3
     assert negatives([1, 2, 3]) == [] and Ledger({"a": 1}).opening == Copying({"a": 1}).opening == {"a": 1}
 '''
 
 
-LATER = ("indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "receipt", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives")  # io: compared with the base only
+LATER = ("opened", "quiet", "stacked", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "receipt", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -588,7 +647,8 @@ def twins(tmp_path_factory) -> CR.CleanroomResults:
     (root / "book.py").write_text(HEAD)
     (root / "test_book.py").write_text(TWIN_TESTS)
     tree = ast.parse(HEAD)
-    watches = [CR.Watch("book.py", n.name, n.lineno, n.end_lineno, n.name not in ("__init__", "credit", *LATER))
+    watches = [CR.Watch("book.py", n.name, min([n.lineno, *(d.lineno for d in n.decorator_list)]), n.end_lineno,
+                        n.name not in ("__init__", "credit", *LATER))
                for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
     out = run_recorded(root, "test_book.py", {CR.ENV: CR.encode_watch(watches),
                                               CR.BASE_ENV: CR.encode_base({"book.py": BASE}), "TZ": "UTC"})
@@ -604,7 +664,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # an order the base does not give, that is a difference too)
     assert {name for name, _ in changed} - {"seeded", "workers"} == {
         "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
-        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__"}, changed
+        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__",
+        "quiet", "stacked", "flagged", "rebound", "tupled", "opened"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -617,7 +678,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # keeps: below); a refactor agrees everywhere
     assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")
                 and CR.LATER_DATE not in c.input and "Ledger" not in c.input
-                and c.name not in ("seeded", "rounded", "spawned", "cached")]
+                and c.name not in ("seeded", "rounded", "spawned", "cached", "quiet", "stacked", "flagged", "rebound",
+                                   "tupled", "opened")]
     assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
     assert twins.errors == ()
 
@@ -666,6 +728,18 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     pooled = [c for c in twins.calls if c.name == "pooled" and not c.expected.startswith(CR.NOT_RUN)]
     assert pooled and not [c for c in pooled if CR.LEFT in c.expected], [c.expected for c in pooled][:3]
     assert "pooled" not in {c.name for c, _, _ in twins.differences()}
+    # the twelfth round (against f0be886): state every later caller shares, set by a call: the
+    # warnings filters, the thread stack size, the environment, a standard module's name bound anew
+    assert {"quiet", "stacked", "flagged", "rebound"} <= set(left), left
+    assert "the warnings filters" in left["quiet"] and "the thread stack size 262144" in left["stacked"]
+    assert "BOOK_CURRENCY=EUR" in left["flagged"] and "json.encoder.c_make_encoder" in left["rebound"]
+    # ... but not logging, a warning or a submodule imported in a call (an honest patch adds them)
+    assert "logs" not in {c.name for c, _, _ in twins.differences()}, [c.expected for c in twins.calls if c.name == "logs"]
+    # a tuple where the base gave a list (JSON writes both as a list; a caller's append fails on it)
+    tupled = [(head, base) for c, v, base in twins.differences() for head in [c.expected] if c.name == "tupled"]
+    assert tupled and all(", a tuple at $" in head and ", a tuple" not in base for head, base in tupled), tupled
+    # a classmethod that builds its class by name (the eleventh round's p37, `Store(...)` for `cls(...)`)
+    assert {label for name, label in changed if name == "opened"} == {CR.ON_SUBCLASS}, changed
     # text cut to a width the code writes (the eleventh round's `account[:64]`)
     assert ("labelled", "every text repeated to 41 characters, past a constant of the code") in changed, changed
     assert {"checked", "ended"} <= later and "python -O" in next(c.input for c, _, _ in twins.differences()
@@ -870,8 +944,22 @@ def pooled(items, workers=4):
         for item in items:
             pool.submit(work, item)
     return done
+
+
+def limited(items, workers=4):
+    if len(items) > 1 << 10:
+        raise ValueError("at most 1,024 items a drain")
+    done = []
+    threads = [threading.Thread(target=done.extend, args=(items[i::workers],)) for i in range(workers)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return done
 '''
-POOL_BASE = (POOL_HEAD.replace('''    for _ in range(workers):
+POOL_BASE = (POOL_HEAD.replace("""    if len(items) > 1 << 10:
+        raise ValueError("at most 1,024 items a drain")
+""", "").replace('''    for _ in range(workers):
         q.put(-(2**3))
 ''', "").replace('''            item = q.get()
             if item == -(2**3):
@@ -899,12 +987,13 @@ POOL_BASE = (POOL_HEAD.replace('''    for _ in range(workers):
         t.join()
 '''))
 POOL_TESTS = '''\
-from pool import drain, pooled
+from pool import drain, limited, pooled
 
 
 def test_pool():
     for items, workers in (([3, 1, 2], 4), ([5, 9], 1), ([], 2)):
-        assert sorted(drain(items, workers)) == sorted(pooled(items, workers)) == sorted(items)
+        assert sorted(drain(items, workers)) == sorted(pooled(items, workers)) == sorted(limited(items, workers)) \
+            == sorted(items)
 '''
 
 
@@ -922,12 +1011,16 @@ def test_a_concurrent_region_is_compared_where_it_returns_its_lists_in_any_order
                                                   CR.BASE_ENV: CR.encode_base({"pool.py": POOL_BASE})})
     found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
     told = {(c.name, c.input.split(":")[0]) for c, v, _ in found.differences() if v == CR.BASE}
-    assert told and {name for name, _ in told} == {"drain"}, told
+    assert told and {name for name, _ in told} == {"drain", "limited"}, told
+    # the eleventh round's p27: a cap the code raises at itself is compared (the pool's refusal is not)
+    limited = [(c.input, c.expected) for c, v, _ in found.differences() if c.name == "limited"]
+    assert limited and all(head == "raised builtins.ValueError" for _, head in limited), limited
     assert ("drain", "every integer in a list = -8, a constant of the code") in told, told
     compared = [c for c in found.calls if c.name == "pooled" and not c.results[-1][1].startswith(CR.NOT_RUN)]
     assert len(compared) > 20  # compared, in any order, where both returned
     refused = [got for c in found.calls if c.name == "pooled" for _, got in c.results if "ValueError" in got]
-    assert refused and all(got.endswith("(a concurrent region is compared where it returns)") for got in refused)
+    assert refused and all(got.endswith("(a concurrent region is compared where it returns or raises from its own "
+                                        "file)") for got in refused)
     assert found.errors == ()
 
 
@@ -936,7 +1029,9 @@ def test_a_watch_list_reads_its_concurrent_flag_and_older_entries():
     assert CR.decode_watch(CR.encode_watch(watches)) == watches
     assert CR.decode_watch('[["a.py","f",1,3],["b.py","g",2,9,0]]') == (CR.Watch("a.py", "f", 1, 3),
                                                                         CR.Watch("b.py", "g", 2, 9, False))
-    assert CR.in_any_order([[3, "b"], [1, "a"], {"k": (2, 1)}]) == [["a", 1], ["b", 3], {"k": [1, 2]}]
+    assert CR.in_any_order([[3, "b"], [1, "a"], {"k": (2, 1)}]) == [["a", 1], ["b", 3], {"k": (1, 2)}]
+    assert CR.folded([(1,), {"k": frozenset({2})}, [3]]) == [("[0]", "tuple"), ("[1]['k']", "frozenset")]
+    assert CR.outcome_of((1, [2])) == "[1,[2]], a tuple at $" and CR.outcome_of([1, (2,)]) == "[1,[2]], a tuple at $[1]"
 
 
 

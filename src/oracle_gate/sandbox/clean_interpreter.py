@@ -23,13 +23,14 @@ import sys
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (GROWN, KEPT, LATER_LINESEP, LEFT, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT, TWICE,
+    from ..core.protocol.cleanroom import (GROWN, KEPT, LATER_LINESEP, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID,
+                                           READ_ENVIRONMENT, TWICE,
                                            WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of,
                                            shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                    GROWN, LEFT, TWICE, WIDENED_CALL_SECONDS,  # pants: no-infer-dep
+                                    GROWN, LEFT, ON_SUBCLASS, TWICE, WIDENED_CALL_SECONDS,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -174,6 +175,14 @@ def _resolve(module: str, chain: Sequence[str]) -> Any:
     return obj
 
 
+def _classmethod_of(module: str, chain: Sequence[str], args: Sequence[Any]) -> Optional[type]:
+    """The class whose classmethod `chain` names, where the call passes that class (cleanroom.ON_SUBCLASS)."""
+    owner = _resolve(module, chain[:-1]) if len(chain) > 1 else None
+    if not isinstance(owner, type) or not isinstance(vars(owner).get(chain[-1]), classmethod):
+        return None
+    return owner if args and args[0] is owner else None
+
+
 def _mutate(value: Any, marker: Any) -> bool:
     """Adds `marker` to a list, dict (as key and value), set or bytearray (a 0 byte); False for
     anything else."""
@@ -295,9 +304,19 @@ def _alarm(signum: int, frame: Any) -> None:
 # A RecursionError is compared: CPython's recursion limit is the same for both (a recursion on a
 # number, `split(7, 1503)`, fails where the loop it replaced did not).
 UNCOMPARABLE = (MemoryError, ImportError, _TimedOut)
-# A concurrent region is compared where a call returns: what it raises depends on the machine's
-# thread limits and the pool it uses (a pool refuses 0 workers where a loop of threads did nothing).
-CONCURRENT_RAISED = " (a concurrent region is compared where it returns)"
+# A concurrent region is compared where a call returns, or raises from its own file: what a library
+# raises depends on the machine's thread limits and the pool it uses (a pool refuses 0 workers where a
+# loop of threads did nothing); what the code raises itself is its own (a cap on the items it takes).
+CONCURRENT_RAISED = " (a concurrent region is compared where it returns or raises from its own file)"
+
+
+def _raised_by_own_code(raised: BaseException, fn: Any) -> bool:
+    """Whether the innermost frame `raised` went through is in the file `fn` is defined in."""
+    code = getattr(inspect.unwrap(getattr(fn, "__func__", fn)), "__code__", None)
+    tb = raised.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return code is not None and tb is not None and tb.tb_frame.f_code.co_filename == code.co_filename
 
 
 def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
@@ -318,15 +337,19 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             constants = [int(c) for c in call.get("constants", ())]
             words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
-            inputs = [("", blob), (TWICE, blob), (GROWN, blob), *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
-                                    widenings(args, kwargs, constants, _kept(fn, args, kwargs), words,
-                                              bool(spec.get("shapes")), call.get("names")))]
+            owner = _classmethod_of(call["module"], call["chain"], args)
+            inputs = [("", blob), (TWICE, blob), (GROWN, blob), *([(ON_SUBCLASS, blob)] if owner else []),
+                      *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
+                        widenings(args, kwargs, constants, _kept(fn, args, kwargs), words, bool(spec.get("shapes")),
+                                  call.get("names")))]
         except BaseException as e:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue
         _limit_memory()  # after the imports a call needs: what the calls may take beyond them
         for name, data in inputs:
             args, kwargs = pickle.loads(data)  # afresh: a call may change its arguments
+            if name == ON_SUBCLASS:
+                args = (type(f"{owner.__name__}Subclass", (owner,), {"__module__": owner.__module__}), *args[1:])
             said = f"{name}: {call['name']}({shown(args, kwargs, 200)})" if name else ""
             if name in gave_up:
                 got.append([said, f"{NOT_RUN}ran out of time or memory on an earlier call"])
@@ -341,7 +364,8 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                     continue
             before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
             result, raised = _timed(fn, args, kwargs)
-            if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None):
+            if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None
+                                                    and not _raised_by_own_code(raised, fn)):
                 why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
                 if isinstance(raised, (_TimedOut, MemoryError)):
                     gave_up.append(name)
@@ -350,9 +374,8 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             did = outcome_of(_in_any_order(result) if unordered else result, raised)
             after = _state(args, kwargs, unordered)
             kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
-            left, running = _process_state(), _still_running(threads)
-            moved = [f"{what} {left[what]}" for what in sorted(left) if left[what] != world.get(what)] \
-                + ([f"{running} more {THREADS}"] if running else [])
+            running = _still_running(threads)
+            moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
             got.append([said, (did if after == before else f"{did}, leaving its arguments {after[:300]}")
                         + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")])
         out.append(got)
@@ -385,26 +408,105 @@ def _still_running(before: FrozenSet[Any]) -> int:
     return sum(t.is_alive() for t in started)
 
 
-def _process_state() -> Dict[str, str]:
-    """What a call can leave behind in the process beside its arguments (cleanroom.LEFT): the
-    thread's decimal context (not its flags), the recursion limit, the working directory, the
-    default socket timeout, and the files in the twin's own directories (the threads it leaves
-    running: `_still_running`)."""
+def _process_state() -> Dict[str, Any]:
+    """What a call can leave behind in the process beside its arguments (cleanroom.LEFT): each
+    setting a process or thread keeps for every later caller (`_settings`), the standard modules'
+    names bound to another object (`_bindings`: compared by identity), and the files in the twin's
+    own directories (the threads it leaves running: `_still_running`)."""
+    files = [f for top in dict.fromkeys([os.getcwd(), os.environ.get("TMPDIR", ""), os.environ.get("HOME", "")])
+             if top for f in _files_in(top)]
+    return {**_settings(), "files in its directories": ", ".join(sorted(files)[:50]) or "none", BOUND: _bindings()}
+
+
+def _settings() -> Dict[str, str]:
+    """The process's and the thread's settings, as text: the decimal context (not its flags), the
+    recursion limit, the working directory, the environment, the import path, the umask, the
+    default socket timeout, the thread stack size, the switch interval, the garbage collector,
+    the locale, the warnings filters, the logging levels, tracing and the exit hooks."""
+    import atexit
     import decimal
+    import gc
+    import locale
+    import logging
     import socket
+    import threading
+    import warnings
 
     ctx = decimal.getcontext()
-    out = {"the decimal context": f"prec={ctx.prec} rounding={ctx.rounding} Emin={ctx.Emin} Emax={ctx.Emax} "
-                                  f"clamp={ctx.clamp} traps={sorted(t.__name__ for t, on in ctx.traps.items() if on)}",
-           "the recursion limit": str(sys.getrecursionlimit()),
-           "the working directory": os.getcwd(), "the default socket timeout": str(socket.getdefaulttimeout())}
-    files: List[str] = []
-    for top in dict.fromkeys([os.getcwd(), os.environ.get("TMPDIR", ""), os.environ.get("HOME", "")]):
-        for root, dirs, names in os.walk(top) if top else ():
-            files.extend(os.path.relpath(os.path.join(root, n), top) for n in names)
-            if len(files) > 50:
-                break
-    out["files in its directories"] = ", ".join(sorted(files)[:50]) or "none"
+    umask = os.umask(0o022)
+    os.umask(umask)
+    levels = {name: (getattr(lg, "level", None), getattr(lg, "disabled", None), getattr(lg, "propagate", None))
+              for name, lg in [("root", logging.root), *sorted(logging.root.manager.loggerDict.items())]
+              if isinstance(lg, logging.Logger) and (name == "root" or lg.level or lg.disabled or not lg.propagate)}
+    return {"the decimal context": f"prec={ctx.prec} rounding={ctx.rounding} Emin={ctx.Emin} Emax={ctx.Emax} "
+                                   f"clamp={ctx.clamp} traps={sorted(t.__name__ for t, on in ctx.traps.items() if on)}",
+            "the recursion limit": str(sys.getrecursionlimit()),
+            "the working directory": os.getcwd(),
+            "the environment": ", ".join(f"{k}={v}" for k, v in sorted(os.environ.items())),
+            "the import path": ", ".join(sys.path), "the umask": oct(umask),
+            "the default socket timeout": str(socket.getdefaulttimeout()),
+            "the thread stack size": str(threading.stack_size()),
+            "the switch interval": str(sys.getswitchinterval()),
+            "the garbage collector": f"enabled={gc.isenabled()} thresholds={gc.get_threshold()}",
+            "the locale": str(locale.setlocale(locale.LC_ALL)),
+            "the warnings filters": repr(warnings.filters[:20])[:2000],
+            "the logging levels": f"{levels} disabled below {logging.root.manager.disable}",
+            "tracing": f"trace={sys.gettrace()!r} profile={sys.getprofile()!r}",
+            "the exit hooks": str(getattr(atexit, "_ncallbacks", lambda: "?")())}
+
+
+# The key of `_process_state` under which the standard modules' bindings are (compared by identity).
+BOUND = "names in the standard library bound anew"
+# Modules whose public names every caller shares; a call that binds one anew (`json.dumps = ...`,
+# `sys.stdout = ...`) changes them for every caller after it. Only those already imported are read.
+SHARED_MODULES = ("builtins", "sys", "os", "os.path", "io", "time", "datetime", "calendar", "decimal", "fractions",
+                  "math", "random", "json", "json.encoder", "json.decoder", "re", "string", "locale", "codecs",
+                  "logging", "warnings", "threading", "socket", "copy", "pickle", "functools", "operator",
+                  "itertools", "collections", "struct", "hashlib", "uuid", "zoneinfo")
+
+
+def _bindings() -> Dict[str, Any]:
+    """The shared modules' public names and the object each is bound to (not modules: importing a
+    submodule binds its name in its package)."""
+    import types
+
+    out: Dict[str, Any] = {}
+    for name in SHARED_MODULES:
+        module = sys.modules.get(name)
+        for attr, value in (list(vars(module).items()) if module is not None else ()):
+            if not attr.startswith("_") and not isinstance(value, types.ModuleType):
+                out[f"{name}.{attr}"] = value
+    return out
+
+
+def _left(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+    """What changed between two `_process_state`s, readable."""
+    moved = [f"{what} {after[what]}" for what in sorted(after) if what != BOUND and after[what] != before.get(what)]
+    old, new = before[BOUND], after[BOUND]
+    rebound = sorted(k for k in old if k in new and new[k] is not old[k])
+    return moved + ([f"{BOUND}: {', '.join(rebound)}"] if rebound else [])
+
+
+MAX_ENTRIES_READ = 400  # per directory of the twin's, read in a fixed order: what lies past it is not seen
+
+
+def _files_in(top: str) -> List[str]:
+    """The files under `top` (relative paths), breadth first in name order, reading at most
+    MAX_ENTRIES_READ entries."""
+    out: List[str] = []
+    pending, read = [top], 0
+    while pending and read < MAX_ENTRIES_READ:
+        folder = pending.pop(0)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries[:MAX_ENTRIES_READ - read]:
+            read += 1
+            if entry.is_dir(follow_symlinks=False):
+                pending.append(entry.path)
+            else:
+                out.append(os.path.relpath(entry.path, top))
     return out
 
 

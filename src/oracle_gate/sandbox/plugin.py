@@ -348,14 +348,18 @@ def _outside(root: str) -> str:
     raise OSError("no temporary directory")
 
 
-def _parameters(source: Optional[str], chain: Sequence[str]) -> Optional[List[str]]:
-    """The names of the positional parameters the function `chain` names has in `source` (the
-    base's), by which a caller may pass them (CR.BY_NAME); None where it has none there, takes
-    positional-only parameters, or the source does not parse."""
+def _parsed(source: Optional[str]) -> List[ast.stmt]:
+    """The top-level statements of `source` (none where there is none or it does not parse)."""
     try:
-        body: List[ast.stmt] = ast.parse(source).body if source else []
+        return ast.parse(source).body if source else []
     except (SyntaxError, ValueError):
-        return None
+        return []
+
+
+def _parameters(body: List[ast.stmt], chain: Sequence[str]) -> Optional[List[str]]:
+    """The names of the positional parameters the function `chain` names has in the module `body`
+    (the base's, `_parsed`), by which a caller may pass them (CR.BY_NAME); None where it has none
+    there or takes positional-only parameters."""
     node: Optional[ast.AST] = None
     for name in chain:
         node = next((n for n in body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
@@ -551,11 +555,12 @@ class _Sampler:
                             os.path.join(work, "cleanroom_jail.py"))
             sys_path = [os.path.abspath(os.path.join(root, p)) for p in sys.path
                         if p and "oracle-gate-recorder-" not in p]
+            bases = {path: _parsed(self.base.get(path)) for path in {key[0] for key, _ in calls}}  # each read once
             spec_calls = [{"module": self._where[key][0], "chain": list(self._where[key][1]),  # type: ignore[index]
                            "name": key[2], "args": base64.b64encode(blob).decode("ascii"),
                            "constants": numbers, "words": words[:CR.WIDENING_WORDS],
                            "unordered": self._watch[key].unordered,
-                           "names": _parameters(self.base.get(key[0]), self._where[key][1])}  # type: ignore[index]
+                           "names": _parameters(bases[key[0]], self._where[key][1])}  # type: ignore[index]
                           for key, (blob, _, _) in calls for numbers, words in [self._constants(key[0], root)]]
             pure = [j for j, (key, _) in enumerate(calls) if self._watch[key].pure]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none

@@ -196,6 +196,7 @@ def outcome_of(result: Any = None, raised: Optional[BaseException] = None) -> st
         text = ADDRESS.sub("0x?", canonical(result))
     except Exception as e:  # a result whose own protocol raises
         return f"unencodable result ({type(e).__name__})"
+    text += "".join(f", a {kind} at ${where}" for where, kind in folded(result))
     if len(text) <= MAX_OUTCOME_CHARS:
         return text
     # a long result (a widened input's): its start and a digest of the whole, equal iff the text is
@@ -204,6 +205,29 @@ def outcome_of(result: Any = None, raised: Optional[BaseException] = None) -> st
 
 
 MAX_OUTCOME_CHARS = 4096
+MAX_FOLDED = 5
+
+
+def folded(value: Any, where: str = "", depth: int = 0) -> List[Tuple[str, str]]:
+    """Where in `value` the canonical JSON writes a list for a tuple, set or frozenset (of the
+    builtin types), at most MAX_FOLDED of them, outermost first: `[("", "tuple"), ("[0]", "set")]`.
+    A caller that appends to the list a function gave, or indexes the set, fails on the other."""
+    if depth > 50:
+        return []
+    out: List[Tuple[str, str]] = []
+    if type(value) in (tuple, set, frozenset):
+        out.append((where, type(value).__name__))
+    if type(value) in (list, tuple):
+        children: Iterable[Tuple[str, Any]] = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    elif type(value) is dict:
+        children = ((f"{where}[{k!r}]", v) for k, v in value.items())
+    else:
+        children = ()
+    for path, child in children:
+        if len(out) >= MAX_FOLDED:
+            break
+        out.extend(folded(child, path, depth + 1)[:MAX_FOLDED - len(out)])
+    return out
 
 
 ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
@@ -225,8 +249,8 @@ class Watch:
     """A function to sample: its file (sandbox-relative), its code's name and the lines of its
     definition (a code object whose first line falls inside, decorators included); `pure`: its
     region promises purity (the clean variants judge it), else it is compared with the base only;
-    `unordered`: its region is concurrent, compared where it returns, its lists as multisets
-    (`in_any_order`)."""
+    `unordered`: its region is concurrent, compared where it returns or raises from its own file,
+    its lists as multisets (`in_any_order`)."""
 
     path: str
     name: str
@@ -255,8 +279,8 @@ def decode_watch(value: str) -> Tuple[Watch, ...]:
 def in_any_order(value: Any) -> Any:
     """`value` with every list and tuple in it sorted by its items' canonical JSON: what a
     concurrent function returns, read apart from the order its threads happened to finish in."""
-    if type(value) in (list, tuple):
-        return sorted((in_any_order(v) for v in value), key=canonical)
+    if type(value) in (list, tuple):  # a tuple stays one (`folded`)
+        return type(value)(sorted((in_any_order(v) for v in value), key=canonical))
     if type(value) is dict:
         return {k: in_any_order(v) for k, v in value.items()}
     return value
@@ -544,6 +568,9 @@ BY_NAME = "every argument passed by its parameter's name at the base"
 # outside the objects (a module-level cache keyed on them, the last call remembered) shows there.
 TWICE = "the same call made twice in a row"
 GROWN = "made again after its arguments grew"
+# A classmethod called on a subclass of its class (made in the twin, named after it): a method that
+# builds its own class by name (`Store(...)` for `cls(...)`) gives a subclass's callers the parent.
+ON_SUBCLASS = "called on a subclass of its class"
 OTHER_SHAPES = frozenset({"with each record repeated", "with each record emptied"})
 
 
