@@ -487,26 +487,25 @@ def _left(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
     return moved + ([f"{BOUND}: {', '.join(rebound)}"] if rebound else [])
 
 
-MAX_ENTRIES_READ = 400  # per directory of the twin's, read in a fixed order: what lies past it is not seen
+MAX_ENTRIES_READ = 100  # per directory of the twin's, read in a fixed order: what lies past it is not seen
 
 
 def _files_in(top: str) -> List[str]:
     """The files under `top` (relative paths), breadth first in name order, reading at most
-    MAX_ENTRIES_READ entries."""
+    MAX_ENTRIES_READ entries (twice a call: a few directories' listings, about as cheap as the
+    `os.walk` to 50 files it replaced)."""
     out: List[str] = []
-    pending, read = [top], 0
+    pending, read = [""], 0
     while pending and read < MAX_ENTRIES_READ:
         folder = pending.pop(0)
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            with os.scandir(os.path.join(top, folder)) as it:
+                entries = sorted((e.name, e.is_dir(follow_symlinks=False)) for e in it)
         except OSError:
             continue
-        for entry in entries[:MAX_ENTRIES_READ - read]:
+        for name, is_dir in entries[:MAX_ENTRIES_READ - read]:
             read += 1
-            if entry.is_dir(follow_symlinks=False):
-                pending.append(entry.path)
-            else:
-                out.append(os.path.relpath(entry.path, top))
+            (pending if is_dir else out).append(f"{folder}{name}/" if is_dir else f"{folder}{name}")
     return out
 
 
