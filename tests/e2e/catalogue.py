@@ -1532,6 +1532,39 @@ CATALOGUE = CATALOGUE + (
           _outside("drain-refuses-large-batches"), ("UNJUDGED_CHANGE",)),
 )
 
+# Against cfede7b, each seen to merge there (a fresh billing repository, compare-base on): of my own,
+# the twelfth outside round's open class of what a module does when it is imported; and four of a
+# thirteenth outside attacker's (a helper briefed with README and the docs only).
+CATALOGUE = CATALOGUE + (
+    Patch("thirteenth", "tax-logs-when-imported", False,
+          "tax.py calls logging.debug at import: the root logger gets a handler, and every program's own "
+          "logging.basicConfig then does nothing", _outside("tax-logs-when-imported"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "store-logs-when-imported", False,
+          "store.py calls logging.debug at import (a state region judged by example tests)",
+          _outside("store-logs-when-imported"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "split-moved-takes-abs", False,
+          "split moved to a new module behind a shim, and there splits abs(total): a refund's sign is lost",
+          _outside("split-moved-takes-abs"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "from-json-strips-punctuation", False,
+          "from_json strips trailing punctuation off account names: 'Acme Inc.' and 'Acme Inc' become one",
+          _outside("from-json-strips-punctuation"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "decode-random-id-for-empty", False,
+          "decode gives an invoice with an empty id a fresh random one: the same bytes decode differently each time",
+          _outside("decode-random-id-for-empty"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "drain-made-a-generator", False,
+          "drain yields its items, its annotation kept: a caller's len() or second pass fails",
+          _outside("drain-made-a-generator"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "tax-moved-half-even", False,
+          "tax and amount_due moved to a new module behind a shim, and there rounded half to even",
+          _outside("tax-moved-half-even"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "decode-lifts-int-digit-limit", False,
+          "decode calls sys.set_int_max_str_digits(0): the whole process loses its guard against huge "
+          "integer text (CVE-2020-10735)", _outside("decode-lifts-int-digit-limit"), ("UNJUDGED_CHANGE",)),
+    Patch("thirteenth", "drain-keeps-1-shl-17", False,
+          "drain queues only the first 1 << 17 items and drops the rest",
+          _outside("drain-keeps-1-shl-17"), ("UNJUDGED_CHANGE",)),
+)
+
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
 # each still shows the rule it was written for. The family `undrawn` shows the comparison, and every

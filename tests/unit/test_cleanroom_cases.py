@@ -91,6 +91,11 @@ def counts(n):
     yield from range(n)
 
 
+def yielded_bomb(n):
+    yield n
+    yield n + (datetime.date.today() >= datetime.date.fromordinal(BOMB))
+
+
 def takes_anything(f):
     return 1
 
@@ -130,7 +135,7 @@ from unittest import mock
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from mod import (Account, boom, counts, date_bomb, honest, off_outside_its_directory, off_unless_captured,
+from mod import (Account, boom, counts, yielded_bomb, date_bomb, honest, off_outside_its_directory, off_unless_captured,
                  parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud,
                  env_keyed, thread_bound, y2038_bomb, locale_keyed)
 
@@ -154,6 +159,7 @@ def test_laws(n):
     assert shared(n % 4) == list(range(n % 4))
     assert Account(n).total(1) == n + 1
     assert list(counts(2)) == [0, 1]
+    assert list(yielded_bomb(n)) == [n, n]
     assert takes_anything(lambda: n) == 1
     assert takes_anything(mock.Mock()) == 1
     assert takes_defined(Defined()) == 1
@@ -199,7 +205,7 @@ def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
                                                          "date_bomb", "realtime_bomb", "shared", "runner_loaded",
                                                          "pid_keyed", "parent_pid_keyed", "tai_bomb", "env_keyed",
-                                                         "thread_bound", "y2038_bomb", "locale_keyed"}
+                                                         "thread_bound", "y2038_bomb", "locale_keyed", "yielded_bomb"}
     assert results.errors == ()
 
 
@@ -209,6 +215,8 @@ def test_each_difference_names_the_variant_that_showed_it(results):
     assert every == {"clean", "clock+1d", "clock+400d", "clock+10y", "other-world", "clock+30y", "thread", "locale"}
     assert {v for n, v in found if n == "off_unless_captured"} == every
     assert {v for n, v in found if n == "date_bomb"} == {"clock+400d", "clock+10y", "clock+30y"}
+    # a generator: what it yields, read in the clean room (under the test its caller reads it)
+    assert {v for n, v in found if n == "yielded_bomb"} == {"clock+400d", "clock+10y", "clock+30y"}
     assert {v for n, v in found if n == "realtime_bomb"} == {"clock+400d", "clock+10y", "clock+30y"}
     # the 32-bit time_t ends on 2038-01-19: only a clock moved past it sees the overflow
     assert {v for n, v in found if n == "y2038_bomb"} == {"clock+30y"}
@@ -243,7 +251,9 @@ def test_honest_calls_replay_the_same_with_their_arguments_and_exceptions(result
 def test_calls_that_cannot_be_replayed_say_why(results):
     why = {u.name: u.why for u in results.unreplayed}
     assert "patches the world" in why["patched_only"]
-    assert "generator" in why["counts"]
+    assert "counts" not in why  # a generator: replayed, and what it yields compared
+    counts = [c for c in results.calls if c.name == "counts"]
+    assert counts and {c.expected for c in counts} == {"[0,1]" + CR.YIELDED}
     assert "mock" in why["takes_anything"] and "cannot be pickled" in why["takes_anything"]
     # a test module's own class is pickled by reference; the clean room will not import its runner
     rebuilt = [got for c in results.calls if c.name == "takes_defined" for _, got in c.results]
@@ -261,6 +271,7 @@ def test_a_broken_watch_list_or_results_file_is_a_one_line_error():
 HEAD = '''\
 import datetime
 import decimal
+import sys
 import json
 import json.encoder
 import locale
@@ -436,6 +447,11 @@ def stacked(cents):
     return cents
 
 
+def unlimited(cents):
+    sys.set_int_max_str_digits(0)
+    return cents
+
+
 def flagged(cents):
     os.environ.setdefault(CURRENCY, EUR)
     return cents
@@ -517,6 +533,20 @@ def negatives(cents):
     return [i for i, c in enumerate(cents[:1 << 10]) if c < 0]
 
 
+def streamed(items):
+    for i, item in enumerate(items):
+        if i < 300:
+            yield item
+
+
+def listed(n):
+    yield from range(n)
+
+
+def counted(n):
+    yield from range(n)
+
+
 class Ledger:
     def __init__(self, opening):
         self.opening = opening
@@ -543,6 +573,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace("book[account] = book[account] + 1", "book[account] = book.get(account, 0) + 1")
         .replace('{"name": name[:40]}', '{"name": name}')
         .replace("    warnings.simplefilter(QUIET)\n", "").replace("    threading.stack_size(256 * 1024)\n", "")
+        .replace("    sys.set_int_max_str_digits(0)\n", "")
         .replace("    os.environ.setdefault(CURRENCY, EUR)\n", "")
         .replace("    json.encoder.c_make_encoder = None\n", "").replace("return (cents, cents)", "return [cents, cents]")
         .replace("return Account(cents)", "return cls(cents)")
@@ -582,13 +613,18 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
 """).replace("len(os.sched_getaffinity(0)) // 2)", "max(1, len(os.sched_getaffinity(0)) // 2))")
         .replace("json.dumps(doc) + os.linesep", 'json.dumps(doc) + "\\n"')
         .replace("sort_keys=True, indent=2)", "sort_keys=True, indent=2 >> max(0, time.gmtime().tm_year - 2040))")
-        .replace("enumerate(cents[:1 << 10])", "enumerate(cents)").replace("self.opening = opening", "self.opening = dict(opening)")
+        .replace("enumerate(cents[:1 << 10])", "enumerate(cents)")
+        .replace("""    for i, item in enumerate(items):
+        if i < 300:
+            yield item""", "    yield from items")
+        .replace("def listed(n):\n    yield from range(n)", "def listed(n):\n    return list(range(n))")
+        .replace("def counted(n):\n    yield from range(n)", "def counted(n):\n    for i in range(n):\n        yield i").replace("self.opening = opening", "self.opening = dict(opening)")
         .replace("self.opening = dict(opening)\n\n\nclass Copying", "self.opening = dict(opening)\n\n\nclass Copying_")
         .replace("class Copying_:\n    def __init__(self, opening):\n        self.opening = dict(opening)",
                  "class Copying:\n    def __init__(self, opening):\n        self.opening = opening"))
 TWIN_TESTS = '''\
-from book import (Book, Copying, Ledger, Tally, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
-                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, negatives, nonzero, noted,
+from book import (Book, Copying, Ledger, Tally, streamed, listed, counted, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
+                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, negatives, nonzero, noted,
                   paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, until_sentinel, waived, whole, workers)
 
 
@@ -630,15 +666,16 @@ def test_kept():
     assert receipt(5) == 5  # (on a leap day it raises here too)
     assert priced(5, 2) == 7 and booked(5) == 5  # (the session runs at TZ=UTC)
     assert rounded(5) == spawned(5) == pooled(5) == 5 and cached({"a": 1}) == 1
-    assert quiet(5) == stacked(5) == flagged(5) == rebound(5) == logs(5) == 5 and list(tupled(5)) == [5, 5]
+    assert quiet(5) == stacked(5) == unlimited(5) == flagged(5) == rebound(5) == logs(5) == 5 and list(tupled(5)) == [5, 5]
     assert Account.opened(5).cents == 5
     tally = Tally({"a": 1})
     assert tally.add("a", 2) == 3 and tally.total() == 3
+    assert list(streamed([1, 2])) == [1, 2] and list(listed(2)) == list(counted(2)) == [0, 1]
     assert negatives([1, 2, 3]) == [] and Ledger({"a": 1}).opening == Copying({"a": 1}).opening == {"a": 1}
 '''
 
 
-LATER = ("opened", "quiet", "stacked", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "receipt", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives")  # io: compared with the base only
+LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -664,8 +701,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # an order the base does not give, that is a difference too)
     assert {name for name, _ in changed} - {"seeded", "workers"} == {
         "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
-        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__",
-        "quiet", "stacked", "flagged", "rebound", "tupled", "opened"}, changed
+        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
+        "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -679,7 +716,7 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")
                 and CR.LATER_DATE not in c.input and "Ledger" not in c.input
                 and c.name not in ("seeded", "rounded", "spawned", "cached", "quiet", "stacked", "flagged", "rebound",
-                                   "tupled", "opened")]
+                                   "tupled", "opened", "listed", "unlimited")]
     assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
     assert twins.errors == ()
 
@@ -733,11 +770,21 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     assert {"quiet", "stacked", "flagged", "rebound"} <= set(left), left
     assert "the warnings filters" in left["quiet"] and "the thread stack size 262144" in left["stacked"]
     assert "BOOK_CURRENCY=EUR" in left["flagged"] and "json.encoder.c_make_encoder" in left["rebound"]
+    # a thirteenth outside round's d42: the limit on an int's digits lifted for the whole process
+    assert "the integer string conversion limit 0" in left["unlimited"], left.get("unlimited")
     # ... but not logging, a warning or a submodule imported in a call (an honest patch adds them)
     assert "logs" not in {c.name for c, _, _ in twins.differences()}, [c.expected for c in twins.calls if c.name == "logs"]
     # a tuple where the base gave a list (JSON writes both as a list; a caller's append fails on it)
     tupled = [(head, base) for c, v, base in twins.differences() for head in [c.expected] if c.name == "tupled"]
     assert tupled and all(", a tuple at $" in head and ", a tuple" not in base for head, base in tupled), tupled
+    # a generator: what it yields, read in the twins (`streamed` stops at 300 items); a generator
+    # where the base returned a list; a generator refactored is no difference
+    assert "every list repeated to 301 items, past a constant of the code" in {
+        label for name, label in changed if name == "streamed"}, sorted(label for name, label in changed if name == "streamed")
+    listed = [(head, base) for c, v, base in twins.differences() for head in [c.expected] if c.name == "listed"]
+    assert listed and all(head.endswith(CR.YIELDED) and CR.YIELDED not in base for head, base in listed), listed
+    assert "counted" not in {c.name for c, _, _ in twins.differences()}
+    assert [c for c in twins.calls if c.name == "counted"]  # yet compared
     # a classmethod that builds its class by name (the eleventh round's p37, `Store(...)` for `cls(...)`)
     assert {label for name, label in changed if name == "opened"} == {CR.ON_SUBCLASS}, changed
     # text cut to a width the code writes (the eleventh round's `account[:64]`)
@@ -819,6 +866,16 @@ def test_an_outcome_is_masked_where_the_heads_runs_differ_and_only_where_they_li
     assert CR.unstable_positions([head, "raised builtins.KeyError"]) is None  # a raise beside a return
     assert CR.unstable_positions([head, head]) == (unstable[0], frozenset())
     assert CR.masked(head, CR.STABLE) == head and CR.masked(CR.NOT_RUN + "x", unstable) == CR.NOT_RUN + "x"
+    # a thirteenth outside round's d15: an empty id made a fresh random one. The base's token there
+    # is not of the kind the head's runs share (text): it is kept, and the two differ
+    empty = head.replace('"ab12"', '""')
+    assert CR.masked(empty, unstable) == empty != CR.masked(head, unstable)
+    assert CR.masked(head.replace('"ab12"', "17"), unstable) != CR.masked(head, unstable)  # a number for text
+    # a number whose runs differ (a time) stays masked against any number, as long as it is one
+    stamps = ["[1733465023.12345, 1]", "[1733465024.5, 1]"]
+    timed = CR.unstable_positions(stamps)
+    assert CR.masked("[1733465020.1, 1]", timed) == CR.masked(stamps[0], timed) == f"[{CR.UNSTABLE}, 1]"
+    assert CR.masked("[null, 1]", timed) == "[null, 1]"
 
 
 def test_a_widened_call_that_runs_out_of_time_is_not_compared(twins):
@@ -865,6 +922,13 @@ def test_keys_are_padded_everywhere_and_inside_a_document_only():
     got = {name: a for name, a, _ in CR.widenings(('{"balances": {"acme": 1000}}',), {})}
     assert got["with its keys padded with spaces"] == ('{" balances ": {" acme ": 1000}}',)
     assert got["with the keys inside it padded with spaces"] == ('{"balances": {" acme ": 1000}}',)
+    # a thirteenth outside round's d10b and d37b: caps written as `1 << 17` (lists are repeated past
+    # the code's constants up to 2**20 items)
+    past = {name for name, _, _ in CR.widenings(([1, 2],), {}, constants=[1 << 17, 1 << 21])}
+    assert "every list repeated to 131,073 items, past a constant of the code" in past
+    assert not [n for n in past if "2,097,153" in n or ("131,073" in n and "last changed" in n)]
+    # a thirteenth outside round's d07: `from_json` stripping punctuation off the names it maps
+    assert got["with the keys inside it ending in a full stop"] == ('{"balances": {"acme.": 1000}}',)
     got = {name: a for name, a, _ in CR.widenings(({"id": "x", "lines": [{"a": 1}]}, [{"k": 1}]), {})}
     assert got["with its keys padded with spaces"] == ({" id ": "x", " lines ": [{" a ": 1}]}, [{" k ": 1}])
     assert got["with the keys inside it padded with spaces"] == ({"id": "x", "lines": [{" a ": 1}]}, [{"k": 1}])
@@ -1040,3 +1104,84 @@ def test_only_a_head_that_keeps_what_the_base_copied_is_a_difference_in_what_a_c
     assert not CR.same(kept, "null")  # the head keeps its caller's dict, the base copied it
     assert CR.same("null", kept)  # the head copies what the base kept
     assert CR.same(kept, kept) and not CR.same("1", f"null{CR.KEPT}argument 2")
+
+
+# A module that configures the process when it is imported, and one that does what libraries do at
+# import as a matter of course; `posted` and `noted_once` are the same at the head and the base.
+LOUD_HEAD = '''\
+import decimal
+import logging
+
+logging.basicConfig(level=logging.DEBUG)
+decimal.getcontext().prec = 6
+
+
+def posted(cents):
+    return cents
+'''
+QUIET_HEAD = '''\
+import atexit
+import logging
+import warnings
+
+_LOG = logging.getLogger(__name__)
+_LOG.setLevel(logging.INFO)
+_LOG.addHandler(logging.NullHandler())
+warnings.filterwarnings("ignore", category=DeprecationWarning, module="quiet")
+atexit.register(lambda: None)
+
+
+def noted_once(cents):
+    return cents
+'''
+SAID_HEAD = '''\
+import logging
+
+logging.debug("tax tables loaded")
+
+
+def said(cents):
+    return cents
+'''
+IMPORT_TESTS = '''\
+from loud import posted
+from quiet import noted_once
+from greeting import said
+
+
+def test_import():
+    assert posted(5) == noted_once(5) == said(5) == 5
+'''
+
+
+def test_what_importing_a_module_leaves_for_every_program_that_imports_it_is_compared(tmp_path):
+    """The twelfth outside round: a root logger configured when the module is imported (every
+    program that imports it logs at DEBUG), which no call's own comparison sees (the call begins
+    after the import). What libraries do at import as a matter of course (their own logger's level
+    and handler, a warnings filter, an exit hook) is no difference."""
+    heads = {"loud.py": LOUD_HEAD, "quiet.py": QUIET_HEAD, "greeting.py": SAID_HEAD}
+    bases = {"loud.py": LOUD_HEAD.replace("logging.basicConfig(level=logging.DEBUG)\n", "")
+             .replace("decimal.getcontext().prec = 6\n", ""),
+             "greeting.py": SAID_HEAD.replace('logging.debug("tax tables loaded")\n', ""),
+             "quiet.py": QUIET_HEAD.split("_LOG = ")[0] + "\n\ndef noted_once(cents):\n    return cents\n"}
+    for name, text in heads.items():
+        (tmp_path / name).write_text(text)
+    (tmp_path / "test_import.py").write_text(IMPORT_TESTS)
+    watches = [CR.Watch(name, n.name, n.lineno, n.end_lineno, False) for name, text in heads.items()
+               for n in ast.parse(text).body if isinstance(n, ast.FunctionDef)]
+    out = run_recorded(tmp_path, "test_import.py", {CR.ENV: CR.encode_watch(watches),
+                                                    CR.BASE_ENV: CR.encode_base(bases)})
+    found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+    told = [(c.name, c.input, c.expected, got) for c, v, got in found.differences() if v == CR.BASE]
+    assert {name for name, *_ in told} == {"posted", "said"}, told
+    # a module-level `logging.debug` gives the root logger a handler: the program's own
+    # `logging.basicConfig` does nothing after it (the twelfth round's open class). (The calls run
+    # in path order, and `greeting.py` comes before `loud.py`, whose head configures the root first.)
+    (_, _, head, base), = [t for t in told if t[1].startswith("said(")]
+    assert "the root logger at level WARNING with 1 handler(s)" in head and CR.IMPORTED not in base, head
+    # the call as the test made it (its widenings import nothing more)
+    (_, shown, head, base), = [t for t in told if t[1].startswith("posted(")]
+    # (its `basicConfig(level=DEBUG)` does nothing here: `greeting`'s head gave the root a handler)
+    assert CR.IMPORTED in head and "prec=6" in head and "the root logger" not in head, head
+    assert CR.IMPORTED not in base, base
+    assert [c for c in found.calls if c.name == "noted_once"] and found.errors == ()

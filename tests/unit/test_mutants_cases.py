@@ -382,6 +382,23 @@ def test_every_changed_line_gets_its_first_mutant_before_any_line_gets_a_second(
     assert [m.line for _, m in short.mutants] == [6] and short.not_mutated == (("src/billing/money.py", 8, "split"),)
 
 
+def test_a_line_whose_only_change_is_a_functions_annotation_is_not_changed():
+    """An honest patch that makes a function a generator writes `-> Iterator[int]` on its def line:
+    its default `4`, which the diff did not touch and no test leaves out, is not judged as new."""
+    base = "def drain(items: List[int], workers: int = 4) -> List[int]:\n    return list(items)\n"
+    head = base.replace("-> List[int]", "-> Iterator[int]").replace("    return list(items)", "    yield from items")
+    assert changed_lines(base, head) == {2}
+    assert changed_lines(base, head.replace("int = 4", "int = 5")) == {1, 2}
+    wrapped = "def f(a: Dict[\n        str, int], b=1) -> int:\n    return a\n"
+    assert changed_lines(wrapped, wrapped.replace("str, int", "str, float")) == set()
+    assert changed_lines(wrapped, wrapped.replace("b=1", "b=2")) == {2}
+    # a variable's annotation stays: a dataclass reads its fields from them
+    field = "@dataclass\nclass C:\n    x: int = 0\n"
+    assert changed_lines(field, field.replace("x: int", "x: ClassVar[int]")) == {3}
+    # what does not parse is compared as it is
+    assert changed_lines("def f(:\n", "def f(: \n") == {1}
+
+
 def test_code_moved_verbatim_from_another_file_keeps_its_judging_and_a_reordered_line_does_not():
     base_money = MONEY
     shim = '"""Splitting money (moved)."""\nfrom .splitting import split\n\n__all__ = ["split"]\n'

@@ -66,9 +66,13 @@ def _base_sources(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence]
                   ) -> Tuple[Dict[str, str], str, str]:
     """The base's sources of the diff's changed production files, for the base's twin interpreter:
     those with a changed symbol to compare first (all of them, or none: why), then the others (the
-    code they import) while the encoded value stays under its limit; and that value."""
+    code they import) while the encoded value stays under its limit; and that value. A file renamed
+    or copied from a base file (and changed) has that file's base source under its new path: code
+    moved into a new module while it changes is compared with what it was."""
     kinds = {r.path: r.kind for r in comp.regions}
-    changed = {p: b for p in kinds if is_py(p) and (b := src.base.get(p)) is not None and src.head.get(p) not in (None, b)}
+    before = {r.path: r.before_path for r in comp.regions if r.before_path}
+    changed = {p: b for p in kinds if is_py(p) and (b := src.base.get(before.get(p, p))) is not None
+               and src.head.get(p) not in (None, b)}
     watched = sorted({s.path for s in symbols if s.path in changed and kinds[s.path] in COMPARED_KINDS})
     try:
         chosen = {p: changed[p] for p in watched}

@@ -13,6 +13,7 @@ import copy
 import importlib
 import importlib.machinery
 import inspect
+import itertools
 import json
 import os
 import pickle
@@ -20,17 +21,19 @@ import pwd
 import resource
 import signal
 import sys
+import types
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (GROWN, KEPT, LATER_LINESEP, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID,
-                                           READ_ENVIRONMENT, TWICE,
+    from ..core.protocol.cleanroom import (GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LEFT, NOT_RUN, ON_SUBCLASS,
+                                           OTHER_WORLD_PID, READ_ENVIRONMENT, TWICE, YIELDED,
                                            WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of,
                                            shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
-                                    GROWN, LEFT, ON_SUBCLASS, TWICE, WIDENED_CALL_SECONDS,  # pants: no-infer-dep
+                                    GENERATED_ITEMS, GROWN, IMPORTED, LEFT, ON_SUBCLASS, TWICE, YIELDED,  # pants: no-infer-dep
+                                    WIDENED_CALL_SECONDS,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -332,8 +335,12 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             continue
         blob = base64.b64decode(call["args"])
         gave_up = spent.setdefault((call["module"], tuple(call["chain"])), [])
+        imported = ""
         try:
+            before_import = _import_state() if call["module"] not in sys.modules else None
             fn = _resolve(call["module"], call["chain"])
+            if before_import is not None:
+                imported = "; ".join(_left(before_import, _import_state()))[:300]
             constants = [int(c) for c in call.get("constants", ())]
             words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
@@ -364,6 +371,8 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                     continue
             before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
             result, raised = _timed(fn, args, kwargs)
+            yielded = type(result) is _Yielded
+            result = list(result) if yielded else result
             if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None
                                                     and not _raised_by_own_code(raised, fn)):
                 why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
@@ -371,13 +380,14 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                     gave_up.append(name)
                 got.append([said, f"{NOT_RUN}{why}{CONCURRENT_RAISED if unordered else ''}"])
                 continue
-            did = outcome_of(_in_any_order(result) if unordered else result, raised)
+            did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
             after = _state(args, kwargs, unordered)
             kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
             running = _still_running(threads)
             moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
             got.append([said, (did if after == before else f"{did}, leaving its arguments {after[:300]}")
-                        + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")])
+                        + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
+                        + (f"{IMPORTED}{imported}" if imported and not name else "")])
         out.append(got)
     return out
 
@@ -420,9 +430,10 @@ def _process_state() -> Dict[str, Any]:
 
 def _settings() -> Dict[str, str]:
     """The process's and the thread's settings, as text: the decimal context (not its flags), the
-    recursion limit, the working directory, the environment, the import path, the umask, the
-    default socket timeout, the thread stack size, the switch interval, the garbage collector,
-    the locale, the warnings filters, the logging levels, tracing and the exit hooks."""
+    recursion limit, the integer string conversion limit, the working directory, the environment,
+    the import path, the umask, the default socket timeout, the thread stack size, the switch
+    interval, the garbage collector, the locale, the warnings filters, the logging levels, tracing
+    and the exit hooks."""
     import atexit
     import decimal
     import gc
@@ -441,6 +452,8 @@ def _settings() -> Dict[str, str]:
     return {"the decimal context": f"prec={ctx.prec} rounding={ctx.rounding} Emin={ctx.Emin} Emax={ctx.Emax} "
                                    f"clamp={ctx.clamp} traps={sorted(t.__name__ for t, on in ctx.traps.items() if on)}",
             "the recursion limit": str(sys.getrecursionlimit()),
+            # (3.9.14 on: 0 turns off the limit on digits an int and its text convert, CVE-2020-10735)
+            "the integer string conversion limit": str(getattr(sys, "get_int_max_str_digits", lambda: None)()),
             "the working directory": os.getcwd(),
             "the environment": ", ".join(f"{k}={v}" for k, v in sorted(os.environ.items())),
             "the import path": ", ".join(sys.path), "the umask": oct(umask),
@@ -453,6 +466,24 @@ def _settings() -> Dict[str, str]:
             "the logging levels": f"{levels} disabled below {logging.root.manager.disable}",
             "tracing": f"trace={sys.gettrace()!r} profile={sys.getprofile()!r}",
             "the exit hooks": str(getattr(atexit, "_ncallbacks", lambda: "?")())}
+
+
+# What importing a module is not asked about (cleanroom.IMPORTED): what libraries do at import as
+# a matter of course (`requests` adds a warnings filter, `multiprocessing` an exit hook).
+NOT_ASKED_AT_IMPORT = ("the warnings filters", "the import path", "the exit hooks", "the logging levels")
+
+
+def _import_state() -> Dict[str, Any]:
+    """What importing a module may leave that every program importing it shares: `_settings` but
+    NOT_ASKED_AT_IMPORT, the root logger's level and handlers (a module-level `logging.debug(...)`
+    gives the root a handler, and the program's own `logging.basicConfig` then does nothing), and the
+    standard modules' names (`_bindings`)."""
+    import logging
+
+    return {**{k: v for k, v in _settings().items() if k not in NOT_ASKED_AT_IMPORT},
+            "the root logger": f"at level {logging.getLevelName(logging.root.level)} with "
+                               f"{len(logging.root.handlers)} handler(s), disabled below {logging.root.manager.disable}",
+            BOUND: _bindings()}
 
 
 # The key of `_process_state` under which the standard modules' bindings are (compared by identity).
@@ -513,13 +544,22 @@ def _timed(fn: Any, args: Any, kwargs: Any) -> Any:
     """(result, None) or (None, the exception), within WIDENED_CALL_SECONDS (else _TimedOut)."""
     signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
     try:
-        return fn(*args, **kwargs), None
+        return _drained(fn(*args, **kwargs)), None
     except _TimedOut:
         return None, _TimedOut()
     except BaseException as e:
         return None, e
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+class _Yielded(list):
+    """What a generator a call returned yielded: its first GENERATED_ITEMS items."""
+
+
+def _drained(result: Any) -> Any:
+    """A generator read (the items its callers get, and what it raises on the way), else `result`."""
+    return _Yielded(itertools.islice(result, GENERATED_ITEMS)) if isinstance(result, types.GeneratorType) else result
 
 
 def _grow(args: Any, kwargs: Any) -> bool:
@@ -660,12 +700,14 @@ def _child(spec_path: str, out_path: str) -> int:
             except BaseException as e:  # the call cannot be rebuilt here: not a verdict on the code
                 got.append(f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")
                 break
-            call_it = (lambda: fn(*args, **kwargs))  # noqa: E731
+            call_it = (lambda: _drained(fn(*args, **kwargs)))  # noqa: E731
             result, raised, read = _in_thread(call_it) if spec.get("thread") else _read_environment(call_it)
+            yielded = type(result) is _Yielded
+            result = list(result) if yielded else result
             if read:  # what it did depends on more than its arguments, whatever it returned
                 got.append(f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")
                 break
-            got.append(outcome_of(result, raised))
+            got.append(outcome_of(result, raised) + (YIELDED if yielded else ""))
             if attempt == 0 and (raised is not None or not _mutate(result, object())):
                 break  # nothing shared to mutate: the second call would say nothing new
         out.append(got)

@@ -284,7 +284,8 @@ def _bound_to(value: Any, name: str, path: str, source: Callable[[str], Optional
 
 # -- the clean room's sample -------------------------------------------------------------------------
 _RETURNS = frozenset(dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap)
-_NOT_A_CALL = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_NOT_A_CALL = inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+_YIELDS = frozenset(dis.opmap[n] for n in ("YIELD_VALUE", "YIELD_FROM", "SEND") if n in dis.opmap)
 # Fixtures that patch the world a call sees: such a call's result is no statement about its arguments.
 PATCHING_FIXTURES = frozenset({"monkeypatch", "mocker", "class_mocker", "module_mocker", "package_mocker",
                                "session_mocker"})
@@ -296,6 +297,21 @@ def _returned(frame: types.FrameType) -> bool:
     i = frame.f_lasti
     code = frame.f_code.co_code
     return 0 <= i < len(code) and code[i] in _RETURNS
+
+
+@functools.lru_cache(maxsize=None)
+def _first_yield(code: types.CodeType) -> int:
+    """The offset of a generator's first yield (a `yield from`'s SEND on 3.11 on)."""
+    return min((i.offset for i in dis.get_instructions(code) if i.opcode in _YIELDS), default=-1)
+
+
+def _resumed(frame: types.FrameType) -> bool:
+    """Whether a profile 'call' event is a generator taken up again after a yield, not its first
+    run (where its locals are still its arguments): before any yield, `f_lasti` is -1 (to 3.10)
+    or at the RESUME after RETURN_GENERATOR (3.11 on); 3.9's `yield from` resumes one instruction
+    before its YIELD_FROM."""
+    code = frame.f_code
+    return bool(code.co_flags & inspect.CO_GENERATOR) and frame.f_lasti >= _first_yield(code) - 2
 
 
 def _is_mock(value: Any) -> bool:
@@ -480,7 +496,7 @@ class _Sampler:
             if event == "call":
                 if self.active:
                     key = self._key(frame.f_code)
-                    if key is not None:
+                    if key is not None and not _resumed(frame):
                         self._pending.append((frame, key, None))
                         self._pending[-1] = (frame, key, self._arguments(frame, key))
             elif event == "return" and self._pending and self._pending[-1][0] is frame:
@@ -496,7 +512,7 @@ class _Sampler:
         if seen > CR.CALLS_CONSIDERED:
             return None
         if code.co_flags & _NOT_A_CALL:
-            self._skip(key, "a generator or coroutine")
+            self._skip(key, "a coroutine")
             return None
         if self.patched:
             self._skip(key, "its test patches the world (monkeypatch, mock)")
@@ -532,7 +548,8 @@ class _Sampler:
             self._skip(key, "no module attribute reaches it")
             return
         blob, shown = taken
-        outcome = CR.outcome_of(result) if _returned(frame) else CR.RAISED
+        outcome = CR.GENERATOR if frame.f_code.co_flags & inspect.CO_GENERATOR else \
+            CR.outcome_of(result) if _returned(frame) else CR.RAISED
         kept = self.kept.setdefault(key, {})
         kept.setdefault(CR.sample_key(blob), (blob, shown, outcome))
         if len(kept) > CR.SAMPLES_PER_FUNCTION:
@@ -605,6 +622,9 @@ class _Sampler:
                 results.append((variant, got[0]))
                 if len(got) > 1:
                     results.append((CR.AGAIN, got[1]))
+            if expected == CR.GENERATOR:  # what it yields is not seen under the test: the first clean run's
+                expected = next((got for _, got in results if not got.startswith((CR.NOT_RUN, CR.READ_ENVIRONMENT))),
+                                expected)
             out_calls.append(CR.Call(key[0], key[1], key[2], shown, expected, tuple(results)))
         for i, j in enumerate(based if twins is not None else ()):
             key, (_, shown, _expected) = calls[j]

@@ -126,11 +126,38 @@ def mutants(
 
 
 def changed_lines(base: Optional[str], head: str) -> FrozenSet[int]:
-    """The head's line numbers (1-based) that the diff added or changed: every line of a new file."""
+    """The head's line numbers (1-based) that the diff added or changed: every line of a new file.
+    A line whose only change is in a function's annotations (`-> List[int]` made `-> Iterator[int]`)
+    is not changed: annotations are never mutated, and the rest of the line (a default the diff did
+    not touch) is the base's."""
     if base is None:
         return frozenset(range(1, len(head.splitlines()) + 1))
-    return frozenset(j + 1 for tag, _i1, _i2, j1, j2 in _line_opcodes(base, head) if tag in ("replace", "insert")
-                     for j in range(j1, j2))
+    return frozenset(j + 1 for tag, _i1, _i2, j1, j2 in _line_opcodes(_unannotated(base), _unannotated(head))
+                     if tag in ("replace", "insert") for j in range(j1, j2))
+
+
+def _unannotated(source: str) -> str:
+    """`source` with the annotations of every function's parameters and return taken out, each line
+    kept where it was (a text that does not parse: as it is). A variable's annotation stays: a
+    dataclass reads its fields from them."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    spans = [(n.lineno, n.col_offset, n.end_lineno, n.end_col_offset) for f in ast.walk(tree)
+             if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for n in [f.returns, *(a.annotation for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs,
+                                                            f.args.vararg, f.args.kwarg) if a is not None)]
+             if n is not None and n.end_lineno is not None and n.end_col_offset is not None]
+    lines = [line.encode("utf-8") for line in source.splitlines()]  # the offsets count UTF-8 bytes
+    for first, start, last, end in sorted(spans, reverse=True):
+        if first == last:
+            lines[first - 1] = lines[first - 1][:start] + lines[first - 1][end:]
+        else:
+            lines[first - 1] = lines[first - 1][:start]
+            lines[first:last - 1] = [b""] * (last - first - 1)
+            lines[last - 1] = lines[last - 1][end:]
+    return "\n".join(line.decode("utf-8", "replace") for line in lines)
 
 
 @functools.lru_cache(maxsize=8)

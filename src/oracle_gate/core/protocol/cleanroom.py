@@ -373,13 +373,13 @@ def _values_only(leaf: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return leaf
 
 
-def _keys_padded(inner: bool) -> Callable[[Any], Any]:
-    """A dict with its text keys padded with spaces, and those of every dict inside it; with
-    `inner`, only those inside it (a document's field names stay, the names it maps keep their
-    spaces: `{"balances": {" acme ": 1000}}`). A reader that strips names reads other keys."""
+def _keys_marked(inner: bool, mark: Callable[[str], str] = lambda k: f" {k} ") -> Callable[[Any], Any]:
+    """A dict with its text keys padded with spaces (or otherwise `mark`ed), and those of every dict
+    inside it; with `inner`, only those inside it (a document's field names stay, the names it maps
+    keep their spaces: `{"balances": {" acme ": 1000}}`). A reader that strips names reads other keys."""
     def pad(value: Any, depth: int) -> Any:
         if type(value) is dict:
-            return {(f" {k} " if type(k) is str and (depth or not inner) else k): pad(v, depth + 1)
+            return {(mark(k) if type(k) is str and (depth or not inner) else k): pad(v, depth + 1)
                     for k, v in value.items()}
         if type(value) in (list, tuple):
             return type(value)(pad(v, depth + 1) for v in value)
@@ -513,8 +513,11 @@ _UNCHANGED = object()
 _negated = _number(lambda n: -n if n else -1)
 REPEATED_TO = 300
 # A list is also repeated past each constant of the code up to this many items (a cap the code
-# writes as a constant, `MAX = 1 << 12`, is past what `repeated` reaches).
-REPEATED_PAST_AT_MOST = 1 << 16
+# writes as a constant, `MAX = 1 << 12`, is past what `repeated` reaches); its other repeats (the
+# last item changed, a dict's entries, text) up to SHAPES_REPEATED_PAST_AT_MOST: each such call
+# encodes its arguments several times, so past 2**16 only the one that shows a cap is made.
+REPEATED_PAST_AT_MOST = 1 << 20
+SHAPES_REPEATED_PAST_AT_MOST = 1 << 16
 # Text is repeated past each constant of the code from this many characters up (a key cut to a
 # column's width, `account[:64]`, and two accounts that share their first 64 characters become one).
 TEXT_REPEATED_FROM = 8
@@ -539,8 +542,10 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
     ("in full-width letters", _text(_full_width)),
     ("padded with spaces", _values_only(_text(lambda t: f" {t} ", lambda b: b" " + b + b" "))),
-    ("with its keys padded with spaces", _keys_padded(False)),
-    ("with the keys inside it padded with spaces", _keys_padded(True)),
+    ("with its keys padded with spaces", _keys_marked(False)),
+    ("with the keys inside it padded with spaces", _keys_marked(True)),
+    # a name that ends in punctuation (`"Acme Inc."`): a reader that strips it reads another key
+    ("with the keys inside it ending in a full stop", _keys_marked(True, lambda k: f"{k}.")),
     # a letter and a combining accent, which NFC (and NFKC) fold into one: `e\u0301` -> `\u00e9`
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
@@ -638,14 +643,15 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
         if changed:
             add(f"every integer in a list = {c}, a constant of the code", a, k)
     for n in sorted({c + 1 for c in constants if REPEATED_TO <= c < REPEATED_PAST_AT_MOST}):
-        for then, last in (("", False), (", the last changed", True)):
+        shapes_too = n <= SHAPES_REPEATED_PAST_AT_MOST
+        for then, last in (("", False), *([(", the last changed", True)] if shapes_too else [])):
             a, k, changed = _apply(args, kwargs, _repeated_to(n, last))
             if changed:
                 add(f"every list repeated to {n:,} items{then}, past a constant of the code", a, k)
-        a, k, changed = _apply(args, kwargs, _dict_repeated_to(n))
+        a, k, changed = _apply(args, kwargs, _dict_repeated_to(n)) if shapes_too else (args, kwargs, False)
         if changed:
             add(f"every dict repeated to {n:,} entries, past a constant of the code", a, k)
-    for n in sorted({c + 1 for c in constants if TEXT_REPEATED_FROM <= c < REPEATED_PAST_AT_MOST}):
+    for n in sorted({c + 1 for c in constants if TEXT_REPEATED_FROM <= c < SHAPES_REPEATED_PAST_AT_MOST}):
         a, k, changed = _apply(args, kwargs, _text_repeated_to(n))
         if changed:
             add(f"every text repeated to {n:,} characters, past a constant of the code", a, k)
@@ -790,6 +796,12 @@ NOT_RUN = "not run: "
 READ_ENVIRONMENT = "read the environment ("
 # Under the test, an exception's type is not seen (the profile hook only sees the frame unwind).
 RAISED = "raised an exception"
+# Under the test, a generator's items are not seen (its caller reads them after the call): the
+# recorder keeps its arguments and this; the clean interpreter reads its first GENERATED_ITEMS items
+# (a list, then YIELDED), and the clean variant of the call stands for what it did under the test.
+GENERATOR = "a generator"
+GENERATED_ITEMS = 1000
+YIELDED = ", yielded by a generator"
 
 
 # What a twin adds to a call's outcome where the call kept a list, dict or set argument (not a
@@ -802,6 +814,12 @@ KEPT = ", and keeps its caller's "
 # (a decimal context set for every later caller, threads left running, files left in its
 # directories): compared head against base like the rest.
 LEFT = ", and leaves "
+# What a twin adds to the first call into a module where importing the module left the process
+# otherwise than it found it (the root logger's level, the decimal context, the environment, a
+# standard module's name bound anew): every program that imports it shares that. Compared head
+# against base like the rest. What libraries do at import as a matter of course is not read there:
+# warnings filters, the import path, exit hooks, files, the levels of loggers other than the root.
+IMPORTED = ", and importing its module leaves "
 
 
 def same(expected: str, got: str) -> bool:
@@ -824,29 +842,45 @@ UNSTABLE = "<differs from run to run>"
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s\[\]{},:"]+|\s+|.', re.S)
 
 
-def unstable_positions(outcomes: Iterable[str]) -> Optional[Tuple[int, FrozenSet[int]]]:
+def unstable_positions(outcomes: Iterable[str]) -> Optional[Tuple[int, FrozenSet[Tuple[int, str]]]]:
     """How many tokens the head's outcomes of one input have, and the positions at which they
-    differ; None where they do not line up (other shapes: a raise beside a return, lists of other
+    differ, each with the kind of value its tokens share there (`_kind`; "" where they do not);
+    None where they do not line up (other shapes: a raise beside a return, lists of other
     lengths), which is not compared."""
     runs = [_TOKEN.findall(o) for o in outcomes]
     if len({len(r) for r in runs}) != 1:
         return None
-    return len(runs[0]), frozenset(i for i, group in enumerate(zip(*runs)) if len(set(group)) > 1)
+    return len(runs[0]), frozenset((i, kinds.pop() if len(kinds) == 1 else "")
+                                   for i, group in enumerate(zip(*runs)) if len(set(group)) > 1
+                                   for kinds in [{_kind(t) for t in group}])
 
 
-STABLE: Tuple[int, FrozenSet[int]] = (0, frozenset())
+STABLE: Tuple[int, FrozenSet[Tuple[int, str]]] = (0, frozenset())
+_NUMBER = re.compile(r"-?\d+(\.\d+)?([eE][-+]?\d+)?$")
 
 
-def masked(outcome: str, unstable: Tuple[int, FrozenSet[int]]) -> str:
+def _kind(token: str) -> str:
+    """What kind of JSON value a token is: text (empty or not), a number, or the token itself."""
+    if token.startswith('"'):
+        return "text" if len(token) > 2 else "empty text"
+    return "number" if _NUMBER.match(token) else token
+
+
+def masked(outcome: str, unstable: Tuple[int, FrozenSet[Tuple[int, str]]]) -> str:
     """`outcome` with its tokens at the unstable positions replaced by UNSTABLE, where it lines up
-    with the head's (as many tokens); as it is otherwise (another shape differs anyway)."""
+    with the head's (as many tokens) and its token there is of the kind the head's runs share (a
+    fresh id where the base gave an empty one, `""`, is kept: the head made it differ); as it is
+    otherwise (another shape differs anyway)."""
     count, positions = unstable
     if not positions or outcome.startswith(NOT_RUN):
         return outcome
     tokens = _TOKEN.findall(outcome)
     if len(tokens) != count:
         return outcome
-    return "".join(UNSTABLE if i in positions else t for i, t in enumerate(tokens))
+    for i, kind in positions:
+        if not kind or _kind(tokens[i]) == kind:
+            tokens[i] = UNSTABLE
+    return "".join(tokens)
 
 
 def dumps(results: CleanroomResults) -> bytes:

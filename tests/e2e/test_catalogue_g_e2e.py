@@ -1,0 +1,9 @@
+"""Catalogue family thirteenth: patches that merged against cfede7b (one of my own, the twelfth round's
+module configuring logging at import; the rest a thirteenth outside attacker's, briefed with README and
+the docs only), each told since by the twins (what importing a module leaves, a generator's items,
+code moved into a copy compared with its source, keys ending in a full stop, a random token where the
+base gave another kind, the integer string conversion limit); see catalogue.py and
+catalogue_runner.py."""
+from e2e.catalogue_runner import make_tests
+
+repo, test_catalogue = make_tests(("thirteenth",))
