@@ -1533,7 +1533,7 @@ CATALOGUE = CATALOGUE + (
 )
 
 # Against cfede7b, each seen to merge there (a fresh billing repository, compare-base on): of my own,
-# the twelfth outside round's open class of what a module does when it is imported; and four of a
+# the twelfth outside round's open class of what a module does when it is imported; and eight of a
 # thirteenth outside attacker's (a helper briefed with README and the docs only).
 CATALOGUE = CATALOGUE + (
     Patch("thirteenth", "tax-logs-when-imported", False,
