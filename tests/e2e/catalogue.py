@@ -1533,7 +1533,7 @@ CATALOGUE = CATALOGUE + (
 )
 
 # Against cfede7b, each seen to merge there (a fresh billing repository, compare-base on): of my own,
-# the twelfth outside round's open class of what a module does when it is imported; and eight of a
+# the twelfth outside round's open class of what a module does when it is imported; and seven of a
 # thirteenth outside attacker's (a helper briefed with README and the docs only).
 CATALOGUE = CATALOGUE + (
     Patch("thirteenth", "tax-logs-when-imported", False,
@@ -1560,9 +1560,6 @@ CATALOGUE = CATALOGUE + (
     Patch("thirteenth", "decode-lifts-int-digit-limit", False,
           "decode calls sys.set_int_max_str_digits(0): the whole process loses its guard against huge "
           "integer text (CVE-2020-10735)", _outside("decode-lifts-int-digit-limit"), ("UNJUDGED_CHANGE",)),
-    Patch("thirteenth", "drain-keeps-1-shl-17", False,
-          "drain queues only the first 1 << 17 items and drops the rest",
-          _outside("drain-keeps-1-shl-17"), ("UNJUDGED_CHANGE",)),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
