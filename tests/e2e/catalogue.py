@@ -46,6 +46,7 @@ class Patch:
     gate_args: Tuple[str, ...] = ()
     prepare: Optional[Edit] = None  # extra base state, committed (and gated for nothing) before `apply`
     steps: Tuple[Step, ...] = ()  # honest sequences: more commits after `apply`, each gated on its own
+    said: Tuple[str, ...] = ()  # text each found in a reason line: the rule meant for it told it
 
     @property
     def expected_exit(self) -> int:
@@ -1560,6 +1561,34 @@ CATALOGUE = CATALOGUE + (
     Patch("thirteenth", "decode-lifts-int-digit-limit", False,
           "decode calls sys.set_int_max_str_digits(0): the whole process loses its guard against huge "
           "integer text (CVE-2020-10735)", _outside("decode-lifts-int-digit-limit"), ("UNJUDGED_CHANGE",)),
+)
+
+# Against 9bd8afc, each merged there: four more of the thirteenth outside attacker's (output on
+# stdout, the platform read through a dict lookup, a cap the base cannot run, a loop made
+# quadratic) and one of my own for each class but the cap.
+CATALOGUE = CATALOGUE + (
+    Patch("fourteenth", "drain-prints-to-stdout", False,
+          "drain prints a line to stdout on every call: every program that drains charges writes it",
+          _outside("drain-prints-to-stdout"), ("UNJUDGED_CHANGE",), said=(", and writes to standard output",)),
+    Patch("fourteenth", "store-prints-credits", False,
+          "apply_credit prints every balance in the store to stdout (a state region judged by example tests)",
+          _outside("store-prints-credits"), ("UNJUDGED_CHANGE",), said=(", and writes to standard output",)),
+    Patch("fourteenth", "encode-newline-by-os-name", False,
+          "encode ends with a line separator looked up by os.name in a dict: CRLF on Windows, where no "
+          "branch is written", _outside("encode-newline-by-os-name"), ("UNJUDGED_CHANGE",),
+          said=("told they run on Windows",)),
+    Patch("fourteenth", "tax-up-on-windows", False,
+          "tax rounds up where platform.system() is 'Windows', through a dict lookup (a pure region)",
+          _outside("tax-up-on-windows"), ("UNJUDGED_CHANGE",), said=("told they run on Windows",)),
+    Patch("fourteenth", "split-refuses-over-1e8-parts", False,
+          "split refuses more than 10**8 parts: a call the base takes (and runs for long) now raises at once",
+          _outside("split-refuses-over-1e8-parts"), ("UNJUDGED_CHANGE",), said=(" at the head and still running after",)),
+    Patch("fourteenth", "problems-made-quadratic", False,
+          "problems builds its list by out = out + [...]: quadratic in the lines it reports",
+          _outside("problems-made-quadratic"), ("UNJUDGED_CHANGE",), said=("s of processor time where the base takes",)),
+    Patch("fourteenth", "store-total-quadratic", False,
+          "total collects the accounts in a list, asking `not in` of each: quadratic in the accounts (a state region)",
+          _outside("store-total-quadratic"), ("UNJUDGED_CHANGE",), said=("s of processor time where the base takes",)),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop

@@ -48,8 +48,10 @@ def make_tests(families: Sequence[str], share: Tuple[int, int] = (0, 1)) -> Tupl
         (run,) = runs
         codes = run.codes()
         missing = [c for c in patch.expect if c not in codes]
-        outcomes[patch.name] = (patch, run.exit_code == patch.expected_exit and not missing)
+        unsaid = [text for text in patch.said if not any(text in reason for reason in run.reasons)]
+        outcomes[patch.name] = (patch, run.exit_code == patch.expected_exit and not missing and not unsaid)
         assert not missing, f"{patch.name}: expected {missing} (exit {run.exit_code}) in {run.reasons}"
+        assert not unsaid, f"{patch.name}: no reason line says {unsaid}: {run.reasons}"
         assert run.exit_code == patch.expected_exit, (
             f"{patch.name}: exit {run.exit_code}, expected {patch.expected_exit}: {run.reasons}")
 

@@ -21,18 +21,23 @@ import pwd
 import resource
 import signal
 import sys
+import time
 import types
 from typing import Any, Dict, FrozenSet, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LEFT, NOT_RUN, ON_SUBCLASS,
-                                           OTHER_WORLD_PID, READ_ENVIRONMENT, TWICE, YIELDED,
-                                           WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of,
-                                           shown, widenings)
+    from ..core.protocol.cleanroom import (GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LATER_PLATFORM,
+                                           LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
+                                           PATIENT, PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
+                                           SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
+                                           WRITTEN_CHARS, WROTE, YIELDED,
+                                           canonical, in_any_order, outcome_of, scaled, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
                                     GENERATED_ITEMS, GROWN, IMPORTED, LEFT, ON_SUBCLASS, TWICE, YIELDED,  # pants: no-infer-dep
+                                    WRITTEN_CHARS, WROTE, LATER_PLATFORM, LATER_SYSTEM,  # pants: no-infer-dep
+                                    PAST_PATIENCE, PATIENT, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
                                     WIDENED_CALL_SECONDS,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
@@ -102,16 +107,56 @@ def other_world() -> Optional[str]:
         die_with_parent()
     return None
 
-def _other_machine() -> None:
+def _other_machine(own: str) -> None:
     """The later world's machine (cleanroom.LATER_MACHINE; `-O` is the caller's flag), before any
     code under judgement is imported: one CPU to run on, and `os.cpu_count()` saying so; Windows'
-    line separator."""
+    line separator; and to the code's own files (under `own`), Windows' platform names
+    (cleanroom.LATER_PLATFORM)."""
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     except (AttributeError, OSError, ValueError):
         pass
     os.cpu_count = lambda: 1  # type: ignore[assignment]
     os.linesep = LATER_LINESEP
+    if not own:
+        return
+    import platform
+
+    is_own = _OwnCode(own)
+    for module_name, attribute, value in LATER_PLATFORM:
+        module = sys.modules[module_name]
+        module.__class__ = _seen_by_own_code(module, attribute, value, is_own)
+    real_system = platform.system
+    platform.system = lambda: LATER_SYSTEM if is_own(sys._getframe(1)) else real_system()  # type: ignore[assignment]
+
+
+class _OwnCode:
+    """Whether a frame runs the code's own files: under `own` (the repository's root), not an
+    installed package's (cached per code object)."""
+
+    def __init__(self, own: str) -> None:
+        self.roots = tuple({os.path.join(own, ""), os.path.join(os.path.realpath(own), "")})
+        self.known: Dict[Any, bool] = {}
+
+    def __call__(self, frame: Any) -> bool:
+        code = frame.f_code
+        if code not in self.known:
+            name = code.co_filename
+            self.known[code] = name.startswith(self.roots) and not any(
+                part in name for part in ("site-packages", "dist-packages"))
+        return self.known[code]
+
+
+def _seen_by_own_code(module: types.ModuleType, attribute: str, value: str, is_own: Any) -> type:
+    """A module type whose `attribute` reads `value` from the code's own files and the module's own
+    value from anywhere else (assigning it works as before)."""
+    def read(self: types.ModuleType) -> Any:
+        return value if is_own(sys._getframe(1)) else self.__dict__[attribute]
+
+    def write(self: types.ModuleType, new: Any) -> None:
+        self.__dict__[attribute] = new
+
+    return type(f"{module.__name__}_on_the_later_machine", (type(module),), {attribute: property(read, write)})
 
 
 def _move_clock(offset: int) -> None:
@@ -119,7 +164,6 @@ def _move_clock(offset: int) -> None:
     if not offset:
         return
     import datetime as dt
-    import time
 
     real_time, real_ns = time.time, time.time_ns
     time.time = lambda: real_time() + offset  # type: ignore[assignment]
@@ -323,18 +367,23 @@ def _raised_by_own_code(raised: BaseException, fn: Any) -> bool:
 
 
 def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
-    """Each call as recorded, then each of its widenings: [shown, what it did] (or NOT_RUN and why).
-    A widening that ran out of time or memory for a function is not tried on its later calls."""
+    """Each call as recorded, then each of its widenings (and, in a patient twin, last, its SCALED
+    input): [shown, what it did] (or NOT_RUN and why), and where it answered, the processor time it
+    took and PATIENT (or ""). A widening that ran out of time or memory for a function is not tried
+    on its later calls."""
     signal.signal(signal.SIGALRM, _alarm)
+    output = _StandardOutput()
     out: List[List[List[str]]] = []
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
+    patience: Dict[Any, int] = {}  # function -> the calls it may still run for PATIENT_SECONDS
     for call in spec["calls"]:
         got: List[List[str]] = []
         if call.get("skip"):  # a call this twin is not asked about (another seed's, for a pure region only)
             out.append([["", f"{NOT_RUN}not asked here"]])
             continue
         blob = base64.b64decode(call["args"])
-        gave_up = spent.setdefault((call["module"], tuple(call["chain"])), [])
+        gave_up_key = (call["module"], tuple(call["chain"]))
+        gave_up = spent.setdefault(gave_up_key, [])
         imported = ""
         try:
             before_import = _import_state() if call["module"] not in sys.modules else None
@@ -353,43 +402,132 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
             continue
         _limit_memory()  # after the imports a call needs: what the calls may take beyond them
-        for name, data in inputs:
-            args, kwargs = pickle.loads(data)  # afresh: a call may change its arguments
-            if name == ON_SUBCLASS:
-                args = (type(f"{owner.__name__}Subclass", (owner,), {"__module__": owner.__module__}), *args[1:])
-            said = f"{name}: {call['name']}({shown(args, kwargs, 200)})" if name else ""
+
+        def run(name: str, data: bytes, quarter: Sequence[float] = ()) -> str:
+            """One input's run (once more for PATIENT_SECONDS where it may have them), kept in `got`:
+            [shown, what it did] or, where it answered, [shown, what it did, the processor time it
+            took, PATIENT or "", *quarter]. Returns what it did."""
             if name in gave_up:
-                got.append([said, f"{NOT_RUN}ran out of time or memory on an earlier call"])
-                continue
-            unordered = bool(call.get("unordered"))
-            if name in (TWICE, GROWN):  # a sequence on the same objects: the first call, not compared
-                if _timed(fn, args, kwargs)[1] is not None:
-                    got.append([said, f"{NOT_RUN}its first call raised"])
-                    continue
-                if name == GROWN and not _grow(args, kwargs):
-                    got.append([said, f"{NOT_RUN}no list or dict in its arguments to grow"])
-                    continue
-            before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
-            result, raised = _timed(fn, args, kwargs)
-            yielded = type(result) is _Yielded
-            result = list(result) if yielded else result
-            if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None
-                                                    and not _raised_by_own_code(raised, fn)):
-                why = "ran out of time" if isinstance(raised, _TimedOut) else f"raised {type(raised).__name__}"
-                if isinstance(raised, (_TimedOut, MemoryError)):
-                    gave_up.append(name)
-                got.append([said, f"{NOT_RUN}{why}{CONCURRENT_RAISED if unordered else ''}"])
-                continue
-            did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
-            after = _state(args, kwargs, unordered)
-            kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
-            running = _still_running(threads)
-            moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
-            got.append([said, (did if after == before else f"{did}, leaving its arguments {after[:300]}")
-                        + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
-                        + (f"{IMPORTED}{imported}" if imported and not name else "")])
+                got.append([_said(name, call["name"], *_rebuilt(name, data, owner)),
+                            f"{NOT_RUN}ran out of time or memory on an earlier call"])
+                return got[-1][1]
+            said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
+            patient = ""
+            timed = name.startswith(SCALED)  # (the input that is timed always has the time it may need)
+            if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0):
+                if not timed:
+                    patience[gave_up_key] = patience.get(gave_up_key, PATIENT_TRIES) - 1
+                said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, PATIENT_SECONDS)
+                did, patient = (PAST_PATIENCE, "") if did == OUT_OF_TIME else (did, PATIENT)
+            if spent_all:
+                gave_up.append(name)
+            got.append([said, did] if did.startswith(NOT_RUN) else [said, did, took, patient, *quarter])
+            return did
+
+        answered = []  # (how long its answer was, where it was, name, data): what SCALED grows
+        for name, data in inputs:
+            did = run(name, data)
+            if name not in (TWICE, GROWN, ON_SUBCLASS) and not did.startswith(NOT_RUN):
+                answered.append((-len(did), len(answered), name, data))
+        for _, _, name, data in sorted(answered) if spec.get("patient") else ():
+            grown = scaled(*pickle.loads(data))  # the longest answer whose lists are shorter than SCALED_ITEMS
+            if grown is not None:  # last, after the calls that import what a function imports when first called
+                smaller = pickle.dumps(scaled(*pickle.loads(data), SCALED_ITEMS // 4), protocol=4)
+                _, small, took, _ = _attempt(fn, name, smaller, owner, call, imported, output, PATIENT_SECONDS)
+                run(f"{SCALED} (from {name or 'the call as made'})", pickle.dumps(grown, protocol=4),
+                    () if small.startswith(NOT_RUN) else (took,))
+                break
         out.append(got)
     return out
+
+
+OUT_OF_TIME = f"{NOT_RUN}ran out of time"
+
+
+def _said(name: str, function: str, args: Any, kwargs: Any) -> str:
+    """How a widening is shown ("" for the call as recorded)."""
+    return f"{name}: {function}({shown(args, kwargs, 200)})" if name else ""
+
+
+def _rebuilt(name: str, data: bytes, owner: Any) -> Any:
+    """The arguments afresh (a call may change its arguments); on a subclass where `name` asks."""
+    args, kwargs = pickle.loads(data)
+    if name == ON_SUBCLASS:
+        args = (type(f"{owner.__name__}Subclass", (owner,), {"__module__": owner.__module__}), *args[1:])
+    return args, kwargs
+
+
+def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], imported: str,
+             output: "_StandardOutput", seconds: float) -> Any:
+    """One input's run within `seconds`: (how it is shown, what it did or NOT_RUN and why (OUT_OF_TIME
+    where it ran out of time), the processor time the call took, whether it spent all the time or
+    memory it may have)."""
+    args, kwargs = _rebuilt(name, data, owner)
+    said = _said(name, call["name"], args, kwargs)
+    unordered = bool(call.get("unordered"))
+    if name in (TWICE, GROWN):  # a sequence on the same objects: the first call, not compared
+        if _timed(fn, args, kwargs, seconds)[1] is not None:
+            return said, f"{NOT_RUN}its first call raised", 0.0, False
+        if name == GROWN and not _grow(args, kwargs):
+            return said, f"{NOT_RUN}no list or dict in its arguments to grow", 0.0, False
+    before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
+    since = output.size()
+    started = time.process_time()
+    result, raised = _timed(fn, args, kwargs, seconds)
+    took = round(time.process_time() - started, 4)
+    wrote = output.since(since)
+    yielded = type(result) is _Yielded
+    result = list(result) if yielded else result
+    if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None and not _raised_by_own_code(raised, fn)):
+        if isinstance(raised, _TimedOut):
+            return said, OUT_OF_TIME, took, True
+        return said, f"{NOT_RUN}raised {type(raised).__name__}{CONCURRENT_RAISED if unordered else ''}", took, \
+            isinstance(raised, MemoryError)
+    did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
+    after = _state(args, kwargs, unordered)
+    kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
+    running = _still_running(threads)
+    moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
+    return said, ((did if after == before else f"{did}, leaving its arguments {after[:300]}")
+                  + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
+                  + (f"{WROTE}{wrote}" if wrote else "")
+                  + (f"{IMPORTED}{imported}" if imported and not name else "")), took, False
+
+
+class _StandardOutput:
+    """Standard output (file descriptor 1, and `sys.stdout` over it) pointed at a file of the twin's
+    own for the rest of its life, so what each call writes there is read (cleanroom.WROTE): by
+    `print`, `sys.stdout.write`, `os.write(1, ...)` or a child process alike."""
+
+    def __init__(self) -> None:
+        _flush_stdout()
+        try:
+            self.fd = os.memfd_create("oracle-gate-stdout")
+        except (AttributeError, OSError):  # an older Python or kernel: a file no one else sees
+            name = os.path.join(os.getcwd(), f".oracle-gate-stdout-{os.getpid()}")
+            self.fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+            os.unlink(name)
+        os.dup2(self.fd, 1)
+
+    def size(self) -> int:
+        _flush_stdout()
+        return os.fstat(self.fd).st_size
+
+    def since(self, start: int) -> str:
+        """What was written after `start`: how many bytes, and its first WRITTEN_CHARS characters."""
+        end = self.size()
+        if end <= start:
+            return ""
+        text = os.pread(self.fd, min(end - start, WRITTEN_CHARS * 4), start).decode("utf-8", "replace")
+        return f"{end - start} bytes: {canonical(text[:WRITTEN_CHARS])}"
+
+
+def _flush_stdout() -> None:
+    """What `print` buffered, written (a call may have closed or replaced sys.stdout: then as it is)."""
+    try:
+        sys.stdout.flush()
+    except Exception:
+        pass
 
 
 THREADS = "threads running"
@@ -409,7 +547,6 @@ def _still_running(before: FrozenSet[Any]) -> int:
     """How many threads a call started (not running before it) still run once it returned and
     THREADS_SETTLE_SECONDS passed."""
     import threading
-    import time
 
     started = [t for t in threading.enumerate() if t not in before]
     deadline = time.monotonic() + THREADS_SETTLE_SECONDS
@@ -540,9 +677,9 @@ def _files_in(top: str) -> List[str]:
     return out
 
 
-def _timed(fn: Any, args: Any, kwargs: Any) -> Any:
-    """(result, None) or (None, the exception), within WIDENED_CALL_SECONDS (else _TimedOut)."""
-    signal.setitimer(signal.ITIMER_REAL, WIDENED_CALL_SECONDS)
+def _timed(fn: Any, args: Any, kwargs: Any, seconds: float = WIDENED_CALL_SECONDS) -> Any:
+    """(result, None) or (None, the exception), within `seconds` (else _TimedOut)."""
+    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         return _drained(fn(*args, **kwargs)), None
     except _TimedOut:
@@ -672,7 +809,7 @@ def _child(spec_path: str, out_path: str) -> int:
     if spec.get("twin"):
         _move_clock(int(spec.get("offset", 0)))
         if spec.get("other_machine"):
-            _other_machine()
+            _other_machine(str(spec.get("own", "")))
         sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
         if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
             sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]

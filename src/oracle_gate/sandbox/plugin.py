@@ -407,6 +407,17 @@ def _side(twin: List[List[str]], k: int) -> str:
     return first if first.startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
 
 
+def _patient(twin: List[List[Any]], k: int) -> bool:
+    """Whether one twin answered the k-th input only when given CR.PATIENT_SECONDS."""
+    return k < len(twin) and twin[k][3:] == [CR.PATIENT]
+
+
+def _took(twin: List[List[Any]], k: int, at: int = 2) -> Optional[float]:
+    """The processor time one twin's call took on the k-th input, where it answered (at 4: on its
+    lists a quarter as long, where that was timed)."""
+    return float(twin[k][at]) if k < len(twin) and len(twin[k]) > at else None
+
+
 _FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
            ast.Pow: lambda a, b: a ** b if 0 <= b <= 128 and abs(a) < 1 << 16 else None,
@@ -633,8 +644,9 @@ class _Sampler:
                 out_calls.extend(self._mutant_against_base(key, shown, head, again, base))
                 continue
             seeded = [twins[side][i] for side in sorted(twins) if side.startswith(SEED_SIDE)]  # type: ignore[index]
-            for k, (input_shown, did) in enumerate(head):
+            for k, (input_shown, did, *_) in enumerate(head):
                 then = _side(base, k)
+                did, then = CR.outlasted(did, _patient(head, k), then, _patient(base, k)) or (did, then)
                 # the head's code under each other hash seed: the first that did something else
                 runs = [o for o in (_side(t, k) for t in (again, *seeded)) if not o.startswith(CR.NOT_RUN)]
                 other = next((o for o in runs if o != did), did)
@@ -651,6 +663,11 @@ class _Sampler:
                         then = f"{CR.NOT_RUN}the head's code did not do the same twice ({other[:120]})"
                     else:
                         unstable, did, then = found, CR.masked(did, found), CR.masked(then, found)
+                if input_shown.startswith(CR.SCALED):  # grown from the input each side answered at length:
+                    if k >= len(base) or base[k][0] != input_shown:  # another one at the base: not compared
+                        then = f"{CR.NOT_RUN}the base grew another input"
+                    elif not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # alike, unless far slower
+                        did += CR.slower(_took(head, k), _took(head, k, 4), _took(base, k))
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
                 if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
@@ -676,7 +693,7 @@ class _Sampler:
         the base's side says it was not compared (a mutant that agrees with the head there shows
         nothing about the line)."""
         out = []
-        for k, (input_shown, did) in enumerate(head):
+        for k, (input_shown, did, *_) in enumerate(head):
             mutated, then = _side(mutant, k), _side(base, k)
             if did.startswith(CR.NOT_RUN) or mutated.startswith(CR.NOT_RUN) or not CR.same(did, then):
                 then = f"{CR.NOT_RUN}the head's code did not do what the base's did here"
@@ -757,7 +774,9 @@ class _Sampler:
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
             with open(spec, "w", encoding="utf-8") as f:
                 json.dump({"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
-                           "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset)}, f)
+                           "patient": _MUTANT is None and side in ("head", "base"),
+                           "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset),
+                           "own": os.path.abspath(root)}, f)
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
                    "TMPDIR": cwd, **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if offset else {})}
             try:

@@ -19,6 +19,7 @@ from typing import Dict, FrozenSet, Iterable, List, Mapping, Optional, Sequence,
 from ..classes import REGION_KINDS, OracleClass, RegionKind, at_least, best_vote
 from ..ladder.ledger import FreezeEntry, Ledger, matching_entry
 from ..lanes.compare import Comparison, Finding, RegionPlan
+from ..protocol.cleanroom import clipped
 from ..protocol.signature import normalize_name
 from ..source.symbols import enclosing
 
@@ -657,7 +658,7 @@ def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
             head, base = apart(head, base, 120)
             reasons.append(Reason(
                 "UNJUDGED_CHANGE", Severity.PRODUCT if gi.lane == "agent" else Severity.INFO,
-                f"UNJUDGED_CHANGE {c.path}:{c.symbol} {shown[:160]} gives {head} at the head and {base} "
+                f"UNJUDGED_CHANGE {c.path}:{c.symbol} {clipped(shown, 160)} gives {head} at the head and {base} "
                 f"at the base ({len(changed)} of {c.compared} call(s) compared differ: {c.address}'s calls and their "
                 f"widenings), and no voting oracle failed: the diff changes what it does where no oracle looks; land "
                 f"an oracle that draws such inputs first, or take the change through the human lane", c.path))

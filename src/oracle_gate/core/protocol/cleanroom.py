@@ -106,7 +106,14 @@ LATER_VALUE = "1"
 # (`assert` statements and `__debug__` blocks are gone, as in a deployment that runs it so), the
 # process may use one CPU (`os.sched_getaffinity`, and `os.cpu_count()` says 1) and `os.linesep`
 # is Windows' "\r\n". Code that sizes, checks or ends its output by the machine shows it there.
-LATER_MACHINE = "under python -O, on one CPU, with os.linesep '\\r\\n'"
+LATER_MACHINE = "under python -O, on one CPU, with os.linesep '\\r\\n' and the code's own files told they run on Windows"
+# What the code's own files (under the repository's root, not an installed package's) read on the
+# later machine where they ask which platform they run on (`os.name`, `sys.platform`,
+# `platform.system()`): Windows' answers. The library code they call sees the machine's own, so
+# `pathlib` and `subprocess` work as they do here; code that reads the platform through a branch,
+# a dict lookup or a comparison alike shows what it does on another platform.
+LATER_PLATFORM = (("os", "name", "nt"), ("sys", "platform", "win32"))
+LATER_SYSTEM = "Windows"
 LATER_LINESEP = "\r\n"
 WIDENING_WORDS = 4  # of a module's fresh words, those its calls' text is widened with
 WORLD_WORDS = 32  # of them, those set in the later world's environment
@@ -135,6 +142,15 @@ def later_shown(environment: Mapping[str, str]) -> str:
     return f"[on {LATER_DATE}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
 
 
+def clipped(shown: str, chars: int) -> str:
+    """A call as a verdict shows it: its first `chars` characters, and the later world it ran in
+    (`later_shown`, at its end) whole, since that world is what told the head from the base."""
+    call, mark, world = shown.rpartition(f" [on {LATER_DATE}, ")
+    if not mark:
+        return shown[:chars]
+    return f"{call[:chars]}{mark}{world}"
+
+
 def later_offset(now: float) -> int:
     """How far the later world's clocks are moved from `now` (seconds): to LATER_AT."""
     return int(LATER_AT - now)
@@ -143,6 +159,33 @@ def later_offset(now: float) -> int:
 BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
 MAX_BASE_ENV_CHARS = 100 * 1024
 WIDENED_CALL_SECONDS = 0.5  # per call, base and head alike; a call that runs longer is not compared
+# ... unless it answers when given PATIENT_SECONDS: in the first world's head and base twins, the
+# first PATIENT_TRIES calls of each function that run out of time (and every SCALED one, below)
+# are run once more for that long (a widening past a cap of `1 << 17` items takes more than 0.5 s
+# on a loaded machine). What answered only then carries PATIENT beside its outcome in the twin's
+# results; what ran out of that time too is PAST_PATIENCE. One side answering within
+# WIDENED_CALL_SECONDS where the other ran past PATIENT_SECONDS is a difference (`outlasted`).
+PATIENT_SECONDS = 3.0
+PATIENT_TRIES = 2
+PATIENT = "answered only when given more time"
+# What a loop costs as its input grows: in the same two twins, the input of each call that was
+# answered at the greatest length (the call as made or a widening: where the code did the most, a
+# problem listed for each line) is run once more with its lists (or where it has none, its dicts)
+# repeated to SCALED_ITEMS items (SCALED, after every other input: the twins that do not make it have fewer inputs, and
+# inputs pair by position; a base that grew another input is not compared), and each input's
+# processor time is kept beside its outcome, and on that input the time it took with its lists and
+# dicts a quarter as long. A head that does what the base did on that input but takes SLOWER_FACTOR
+# times its time, at least SLOWER_SECONDS, and GROWTH times its own time on the quarter (a cost
+# that grows faster than the input: four times the items, a linear loop takes about four times as
+# long and a quadratic one sixteen) differs from it (`slower`): a list built by `out = out + [...]`,
+# not a thread pool that spends more per item than a loop of threads. (Timed there only: it runs
+# after a function's other calls, so what it imports when first called, an honest lazy import, is
+# not timed; and processor time, so a loaded machine does not slow one side alone.)
+SCALED = "every list (or dict) repeated to 16,384 items, to time it"  # then " (from <the input grown>)"
+SCALED_ITEMS = 1 << 14
+SLOWER_FACTOR = 20
+SLOWER_SECONDS = 0.1
+GROWTH = 8
 WIDENED_MEMORY_BYTES = 2 << 30  # the address space a twin's calls may take beyond its imports
 SAMPLES_PER_FUNCTION = 8  # kept per function: the calls whose pickled arguments hash lowest
 CALLS_CONSIDERED = 400  # per function; later calls are counted, not sampled
@@ -791,6 +834,8 @@ class CleanroomResults:
 
 
 NOT_RUN = "not run: "
+PAST_PATIENCE = f"{NOT_RUN}ran out of time, also when given {PATIENT_SECONDS:g} s"
+STILL_RUNNING = f"still running after {PATIENT_SECONDS:g} s"
 # What the clean interpreter says of a call that read the process environment (os.environ or
 # os.environb) while it ran: never what a call did under the test, so always a difference.
 READ_ENVIRONMENT = "read the environment ("
@@ -820,6 +865,49 @@ LEFT = ", and leaves "
 # against base like the rest. What libraries do at import as a matter of course is not read there:
 # warnings filters, the import path, exit hooks, files, the levels of loggers other than the root.
 IMPORTED = ", and importing its module leaves "
+# What a twin adds to a call's outcome where the call wrote to standard output (file descriptor 1:
+# `print`, `sys.stdout.write`, `os.write(1, ...)`, a child process's output): a program's output is
+# behaviour, compared head against base like the rest (its first WRITTEN_CHARS characters). Standard
+# error is not read: warnings and log records go there, and an honest patch adds those.
+WROTE = ", and writes to standard output "
+WRITTEN_CHARS = 300
+
+
+def outlasted(did: str, did_patient: bool, then: str, then_patient: bool) -> Optional[Tuple[str, str]]:
+    """The head's and the base's outcomes of one input as compared where one side answered within
+    WIDENED_CALL_SECONDS and the other had not answered after PATIENT_SECONDS: a head still running
+    where the base answered at once (a loop made quadratic), or a head that raises at once where the
+    base still works (a new cap on an input the base takes: it refuses what the base did not).
+    A head that returns at once where the base still runs is faster, not different: None, as
+    wherever no side ran out of that time."""
+    if did == PAST_PATIENCE and not then.startswith(NOT_RUN) and not then_patient:
+        return STILL_RUNNING, then
+    if then == PAST_PATIENCE and did.startswith("raised ") and not did_patient:
+        return did, STILL_RUNNING
+    return None
+
+
+def scaled(args: Tuple[Any, ...], kwargs: Dict[str, Any],
+           items: int = SCALED_ITEMS) -> Optional[Tuple[Tuple[Any, ...], Dict[str, Any]]]:
+    """The call's arguments with every non-empty list or tuple in them repeated to `items` items,
+    or where they hold none, every dict of text keys to as many entries (not both: a dict's entries
+    repeated would each hold a list as long); None where they hold neither."""
+    a, k, changed = _apply(args, kwargs, _repeated_to(items))
+    if not changed:
+        a, k, changed = _apply(args, kwargs, _dict_repeated_to(items))
+    return (a, k) if changed else None
+
+
+def slower(head_seconds: Optional[float], head_on_a_quarter: Optional[float], base_seconds: Optional[float]) -> str:
+    """What a head's outcome says where, on an input both answered alike, it took SLOWER_FACTOR
+    times the base's processor time, at least SLOWER_SECONDS, and GROWTH times its own on the
+    input a quarter as long; "" elsewhere."""
+    if head_seconds is None or base_seconds is None or head_on_a_quarter is None or head_seconds < SLOWER_SECONDS \
+            or head_seconds < SLOWER_FACTOR * max(base_seconds, 0.001) \
+            or head_seconds < GROWTH * max(head_on_a_quarter, 0.001):
+        return ""
+    return (f", taking {head_seconds:.2f} s of processor time where the base takes {base_seconds:.3f} s "
+            f"(and {head_on_a_quarter:.3f} s on a quarter as many items)")
 
 
 def same(expected: str, got: str) -> bool:
