@@ -430,13 +430,21 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
             if name not in (TWICE, GROWN, ON_SUBCLASS) and not did.startswith(NOT_RUN):
                 answered.append((-len(did), len(answered), name, data))
         for _, _, name, data in sorted(answered) if spec.get("patient") else ():
-            grown = scaled(*pickle.loads(data))  # the longest answer whose lists are shorter than SCALED_ITEMS
-            if grown is not None:  # last, after the calls that import what a function imports when first called
-                smaller = pickle.dumps(scaled(*pickle.loads(data), SCALED_ITEMS // 4), protocol=4)
-                _, small, took, _ = _attempt(fn, name, smaller, owner, call, imported, output, PATIENT_SECONDS)
-                run(f"{SCALED} (from {name or 'the call as made'})", pickle.dumps(grown, protocol=4),
-                    () if small.startswith(NOT_RUN) else (took,))
+            try:
+                grown = scaled(*pickle.loads(data))  # the longest answer whose lists are shorter than SCALED_ITEMS
+            except Exception as e:  # not a verdict on the code: this input is not timed
+                got.append([SCALED, f"{NOT_RUN}cannot grow the input ({type(e).__name__}: {str(e)[:200]})"])
                 break
+            if grown is None:
+                continue
+            # last, after the calls that import what a function imports when first called; timed
+            # on a quarter as many items too, where its lists are shorter than that
+            quarter = scaled(*pickle.loads(data), SCALED_ITEMS // 4)
+            small = _attempt(fn, name, pickle.dumps(quarter, protocol=4), owner, call, imported, output,
+                             PATIENT_SECONDS) if quarter is not None else ("", NOT_RUN, 0.0, False)
+            run(f"{SCALED} (from {name or 'the call as made'})", pickle.dumps(grown, protocol=4),
+                () if small[1].startswith(NOT_RUN) else (small[2],))
+            break
         out.append(got)
     return out
 
