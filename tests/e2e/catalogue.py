@@ -1589,6 +1589,11 @@ CATALOGUE = CATALOGUE + (
     Patch("fourteenth", "store-total-quadratic", False,
           "total collects the accounts in a list, asking `not in` of each: quadratic in the accounts (a state region)",
           _outside("store-total-quadratic"), ("UNJUDGED_CHANGE",), said=("s of processor time where the base takes",)),
+    Patch("fifteenth", "split-recursion-made-deep", False,
+          "split recurses twice per part and raises the recursion limit to 1 << 20 when imported: a segmentation "
+          "fault past some 15,000 parts, which took the head's twin, and every comparison in it, with it",
+          _outside("split-recursion-made-deep"), ("TWIN_LOST", "UNJUDGED_CHANGE"),
+          said=("twin's interpreter ended", "importing its module leaves the recursion limit 1048576")),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop

@@ -1376,3 +1376,94 @@ def test_a_verdict_clips_the_call_and_keeps_the_later_world_it_ran_in_whole():
     assert CR.clipped(f"f(1) {world}", 160) == f"f(1) {world}" and "told they run on Windows" in world
     # a call whose own text holds the world's opening is clipped at the last one, the world's
     assert CR.clipped(f"f('[on {CR.LATER_DATE}, ') {world}", 3) == f"f(' {world}"
+
+
+def test_a_twins_results_file_reads_back_what_it_wrote_and_where_its_interpreter_ended():
+    entries = [CR.twin_entry("", "returned 5", 0.001), CR.twin_entry("w: f(7)", f"{CR.NOT_RUN}ran out of time"),
+               CR.twin_entry("s: f([..])", "returned 7", 0.2, True, 0.01)]
+    lines = [line for k, e in enumerate(entries) for line in (CR.begun(0, k, e[0]), CR.done(0, k, e))]
+    read = CR.read_twin([*lines, json.dumps(CR.FINISHED)], None)
+    assert read == CR.TwinRead({0: entries}, True, None, None)
+    assert [CR.entry_took(e) for e in entries] == [0.001, None, 0.2] and CR.entry_took(entries[2], True) == 0.01
+    assert [CR.entry_patient(e) for e in entries] == [False, False, True]
+    # ended in the middle of the next call's second input (and a line cut short by the end)
+    more = [CR.begun(1, -1, ""), CR.begun(1, 0, ""), CR.done(1, 0, entries[0]), CR.begun(1, 1, "w: f(9)")]
+    ended = CR.ended_by(-11, 27)
+    read = CR.read_twin([*lines, *more, '[1, 1, ["w: f(9)", "ret'], ended)
+    assert read.entries[1] == [entries[0], ["w: f(9)", ended]] and read.resume == (1, 2) and read.ended_in == 1
+    assert ended == f"{CR.ENDED} (signal 11)" and CR.ended_by(-27, 27) == f"{CR.ENDED} ({CR.STILL_RUNNING_IN_C})"
+    # ended while rebuilding a call (importing its module): the call as made did it; the next call is next
+    read = CR.read_twin([CR.begun(0, -1, "")], CR.ended_by(3, 27))
+    assert read.entries == {0: [["", f"{CR.ENDED} (exit status 3)"]]} and read.resume == (1, 0)
+    # not ended (ran over its time): nothing is put on the input, and it is not started again
+    assert CR.read_twin(lines[:3], None) == CR.TwinRead({0: entries[:1]}, False, None, None)
+
+
+# Code that ends the interpreter: a program calling it ends, which is what it does.
+ENDS_HEAD = '''\
+import os
+import sys
+
+
+def a_crashed(parts):
+    if parts > 10_000:
+        os._exit(3)
+    return parts
+
+
+def b_spins(text):
+    if text.isupper():
+        sum(range(10 ** 12))  # a C loop: no signal handler runs until it ends
+    return text
+
+
+def c_after(cents):
+    return cents + 1 if cents > 10 ** 6 else cents
+
+
+def d_both(parts):
+    if parts > 10_000:
+        os._exit(3)
+    return parts
+
+
+def e_always(cents):
+    if "pytest" not in sys.modules:
+        os._exit(4)
+    return cents
+'''
+ENDS_TESTS = '''\
+from ends import a_crashed, b_spins, c_after, d_both, e_always
+
+
+def test_ends():
+    assert a_crashed(5) == 5 and b_spins("ab") == "ab" and c_after(5) == 5 and d_both(5) == 5
+    assert [e_always(cents) for cents in (5, 6, 7)] == [5, 6, 7]
+'''
+
+
+def test_an_input_that_ends_the_interpreter_is_compared_and_the_twin_goes_on_after_it(tmp_path):
+    """A head that crashes the interpreter (`os._exit`, a segmentation fault) on an input the base
+    answers took the whole twin with it, and every comparison of its batch was NOT_COMPARED (INFO):
+    now the twin writes each input as it goes, the input it ended in did `ended the interpreter (how)`,
+    compared like the rest, and the twin starts again after it. A C loop no signal handler interrupts
+    ends at the processor-time backstop. Where the base ends it alike, that is no difference."""
+    base = (ENDS_HEAD.replace("    if parts > 10_000:\n        os._exit(3)\n    return parts\n\n\ndef b_", "    return parts\n\n\ndef b_")
+            .replace('    if text.isupper():\n        sum(range(10 ** 12))  # a C loop: no signal handler runs until it ends\n', "")
+            .replace("cents + 1 if cents > 10 ** 6 else cents", "cents")
+            .replace('    if "pytest" not in sys.modules:\n        os._exit(4)\n', ""))
+    assert base.count("os._exit(3)") == 1 and "sum(" not in base and "os._exit(4)" not in base
+    found = _twinned(tmp_path, "ends", ENDS_HEAD, base, ENDS_TESTS)
+    told = {}
+    for c, v, got in found.differences():
+        if v == CR.BASE:
+            told.setdefault(c.name, (c.input, c.expected, got))
+    assert set(told) == {"a_crashed", "b_spins", "c_after", "e_always"}, told
+    assert told["a_crashed"][1] == f"{CR.ENDED} (exit status 3)" and not told["a_crashed"][2].startswith(CR.ENDED)
+    assert told["b_spins"][1] == f"{CR.ENDED} ({CR.STILL_RUNNING_IN_C})", told
+    assert any(c.name == "d_both" and c.expected == f"{CR.ENDED} (exit status 3)" for c in found.calls)
+    assert any("started again after each" in e for e in found.errors), found.errors
+    # a head that ends it on every input (here: wherever pytest is not imported) spends the times a
+    # twin is started again; what it leaves unrun is LOST (the verdict's TWIN_LOST), not silence
+    lost = [c.expected for c in found.calls if c.name == "e_always" and c.expected.startswith(CR.LOST)]
+    assert lost and f"ended {CR.TWIN_ENDS + 1} times (it is started again at most" in lost[0], [c.expected for c in found.calls if c.name == "e_always"]

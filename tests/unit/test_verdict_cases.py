@@ -381,6 +381,27 @@ def test_a_function_the_base_could_not_run_beside_the_head_is_said_not_compared_
                                                             cleanroom=(none,), cleanroom_ran=True)))] == ["NOT_REPLAYED"]
 
 
+def test_calls_a_twin_left_unrun_fail_the_agent_lane_and_are_reported_in_the_human_lane():
+    # a head whose every widening ends the interpreter spends the times a twin is started again: the
+    # calls after that were compared by nothing, and an agent's change does not merge on that
+    symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
+    check = CleanroomCheck(TAX, "rate", PROPS, 8, compared=40,
+                           lost="the head twin's interpreter ended 32 times, the most it is started again")
+    agent = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
+    assert (agent.exit_code, lines(agent)) == (2, [
+        "TWIN_LOST src/billing/tax.py:rate: some of oracle/properties/test_tax_props.py's calls were left unrun beside "
+        "the base's code (the head twin's interpreter ended 32 times, the most it is started again), so nothing "
+        "compared them; in the agent lane nothing merges unjudged (a smaller or faster change, or the human lane)"])
+    assert dict((n, s) for n, s, _ in agent.ranks)["R2_cleanroom"] == "fail"
+    human = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True,
+                          lane="human"))
+    assert human.exit_code == 0 and [line.split()[0] for line in lines(human)] == ["TWIN_LOST"]
+    # a difference the twins did show is the verdict: the product failure, not the lost calls
+    changed = dataclasses.replace(check, differences=(("rate(1, 2)", "base", "0", "1"),))
+    found = lines(evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(changed,), cleanroom_ran=True)))
+    assert [line.split()[0] for line in found] == ["UNJUDGED_CHANGE"]
+
+
 def test_calls_that_replay_the_same_pass_the_clean_room_rank_with_their_count():
     symbols = (ChangedSymbolEvidence(TAX, "rate", "function", "changed", "rate"),)
     v = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(CleanroomCheck(TAX, "rate", PROPS, 8),),

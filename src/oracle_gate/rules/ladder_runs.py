@@ -173,10 +173,13 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             compared = len([got for got in twins if not got.startswith(CR.NOT_RUN)])
             not_compared = "" if compared or (sym.path not in base_sources and not too_large) else (
                 too_large or "; ".join(dict.fromkeys(got[len(CR.NOT_RUN):] for got in twins[:3])) or why)
+            lost = next((t[len(CR.LOST):] for c in calls for v, got in c.results if v == CR.BASE
+                         for t in (c.expected, got) if t.startswith(CR.LOST)), "")
             out.append(V.CleanroomCheck(
                 sym.path, sym.qualname, address, len(replayed),
                 tuple((c.input, v, c.expected, got) for c in replayed for v, got in c.results if not CR.same(c.expected, got)),
-                why_not=why if not replayed else "", kind=kinds[sym.path], compared=compared, not_compared=not_compared))
+                why_not=why if not replayed else "", kind=kinds[sym.path], compared=compared, not_compared=not_compared,
+                lost=lost))
     return tuple(out)
 
 

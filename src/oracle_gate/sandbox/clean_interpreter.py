@@ -23,12 +23,13 @@ import signal
 import sys
 import time
 import types
-from typing import Any, Dict, FrozenSet, List, Optional, Sequence
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence
 
 try:
-    from ..core.protocol.cleanroom import (GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LATER_PLATFORM,
+    from ..core.protocol.cleanroom import (CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,
+                                           GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LATER_PLATFORM,
                                            LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
-                                           PATIENT, PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
+                                           PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
                                            WRITTEN_CHARS, WROTE, YIELDED,
                                            canonical, in_any_order, outcome_of, scaled, shown, widenings)
@@ -37,8 +38,8 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
                                     GENERATED_ITEMS, GROWN, IMPORTED, LEFT, ON_SUBCLASS, TWICE, YIELDED,  # pants: no-infer-dep
                                     WRITTEN_CHARS, WROTE, LATER_PLATFORM, LATER_SYSTEM,  # pants: no-infer-dep
-                                    PAST_PATIENCE, PATIENT, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
-                                    WIDENED_CALL_SECONDS,  # pants: no-infer-dep
+                                    PAST_PATIENCE, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
+                                    WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -366,21 +367,25 @@ def _raised_by_own_code(raised: BaseException, fn: Any) -> bool:
     return code is not None and tb is not None and tb.tb_frame.f_code.co_filename == code.co_filename
 
 
-def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
+def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
     """Each call as recorded, then each of its widenings (and, in a patient twin, last, its SCALED
-    input): [shown, what it did] (or NOT_RUN and why), and where it answered, the processor time it
-    took and PATIENT (or ""). A widening that ran out of time or memory for a function is not tried
-    on its later calls."""
+    input), each `emit`ted as it begins and as it ends (cleanroom.begun, cleanroom.done: an
+    interpreter that ends in the middle of an input loses that input only), from the input
+    `spec["resume"]` names on. A widening that ran out of time or memory for a function is not
+    tried on its later calls."""
     signal.signal(signal.SIGALRM, _alarm)
     output = _StandardOutput()
-    out: List[List[List[str]]] = []
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
     patience: Dict[Any, int] = {}  # function -> the calls it may still run for PATIENT_SECONDS
-    for call in spec["calls"]:
-        got: List[List[str]] = []
-        if call.get("skip"):  # a call this twin is not asked about (another seed's, for a pure region only)
-            out.append([["", f"{NOT_RUN}not asked here"]])
+    from_call, from_input = spec.get("resume") or (0, 0)
+    for i, call in enumerate(spec["calls"]):
+        if i < from_call:
             continue
+        first = from_input if i == from_call else 0  # the first input of this call to run here
+        if call.get("skip"):  # a call this twin is not asked about (another seed's, for a pure region only)
+            emit(done(i, 0, twin_entry("", f"{NOT_RUN}not asked here")))
+            continue
+        emit(begun(i, -1, ""))
         blob = base64.b64decode(call["args"])
         gave_up_key = (call["module"], tuple(call["chain"]))
         gave_up = spent.setdefault(gave_up_key, [])
@@ -399,54 +404,57 @@ def _twin(spec: Dict[str, Any]) -> List[List[List[str]]]:
                         widenings(args, kwargs, constants, _kept(fn, args, kwargs), words, bool(spec.get("shapes")),
                                   call.get("names")))]
         except BaseException as e:
-            out.append([["", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})"]])
+            emit(done(i, 0, twin_entry("", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")))
             continue
         _limit_memory()  # after the imports a call needs: what the calls may take beyond them
 
-        def run(name: str, data: bytes, quarter: Sequence[float] = ()) -> str:
-            """One input's run (once more for PATIENT_SECONDS where it may have them), kept in `got`:
-            [shown, what it did] or, where it answered, [shown, what it did, the processor time it
-            took, PATIENT or "", *quarter]. Returns what it did."""
+        def run(k: int, name: str, data: bytes, quarter: Optional[float] = None) -> str:
+            """The k-th input's run (once more for PATIENT_SECONDS where it may have them), emitted.
+            Returns what it did."""
             if name in gave_up:
-                got.append([_said(name, call["name"], *_rebuilt(name, data, owner)),
-                            f"{NOT_RUN}ran out of time or memory on an earlier call"])
-                return got[-1][1]
+                emit(done(i, k, twin_entry(_said(name, call["name"], *_rebuilt(name, data, owner)),
+                                           f"{NOT_RUN}ran out of time or memory on an earlier call")))
+                return NOT_RUN
             said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
-            patient = ""
+            patient = False
             timed = name.startswith(SCALED)  # (the input that is timed always has the time it may need)
             if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0):
                 if not timed:
                     patience[gave_up_key] = patience.get(gave_up_key, PATIENT_TRIES) - 1
                 said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, PATIENT_SECONDS)
-                did, patient = (PAST_PATIENCE, "") if did == OUT_OF_TIME else (did, PATIENT)
+                did, patient = (PAST_PATIENCE, False) if did == OUT_OF_TIME else (did, True)
             if spent_all:
                 gave_up.append(name)
-            got.append([said, did] if did.startswith(NOT_RUN) else [said, did, took, patient, *quarter])
+            emit(done(i, k, twin_entry(said, did, took, patient, quarter)))
             return did
 
         answered = []  # (how long its answer was, where it was, name, data): what SCALED grows
-        for name, data in inputs:
-            did = run(name, data)
+        for k, (name, data) in enumerate(inputs):
+            if k < first:
+                continue
+            emit(begun(i, k, _said(name, call["name"], *_rebuilt(name, data, owner))))
+            did = run(k, name, data)
             if name not in (TWICE, GROWN, ON_SUBCLASS) and not did.startswith(NOT_RUN):
                 answered.append((-len(did), len(answered), name, data))
-        for _, _, name, data in sorted(answered) if spec.get("patient") else ():
+        k = len(inputs)  # the SCALED input comes last
+        for _, _, name, data in sorted(answered) if spec.get("patient") and k >= first else ():
             try:
-                grown = scaled(*pickle.loads(data))  # the longest answer whose lists are shorter than SCALED_ITEMS
+                loaded = pickle.loads(data)
+                grown = scaled(*loaded)  # the longest answer whose lists are shorter than SCALED_ITEMS
             except Exception as e:  # not a verdict on the code: this input is not timed
-                got.append([SCALED, f"{NOT_RUN}cannot grow the input ({type(e).__name__}: {str(e)[:200]})"])
+                emit(done(i, k, twin_entry(SCALED, f"{NOT_RUN}cannot grow the input ({type(e).__name__}: {str(e)[:200]})")))
                 break
             if grown is None:
                 continue
+            name = f"{SCALED} (from {name or 'the call as made'})"
+            emit(begun(i, k, _said(name, call["name"], *grown)))
             # last, after the calls that import what a function imports when first called; timed
             # on a quarter as many items too, where its lists are shorter than that
-            quarter = scaled(*pickle.loads(data), SCALED_ITEMS // 4)
+            quarter = scaled(*loaded, SCALED_ITEMS // 4)
             small = _attempt(fn, name, pickle.dumps(quarter, protocol=4), owner, call, imported, output,
                              PATIENT_SECONDS) if quarter is not None else ("", NOT_RUN, 0.0, False)
-            run(f"{SCALED} (from {name or 'the call as made'})", pickle.dumps(grown, protocol=4),
-                () if small[1].startswith(NOT_RUN) else (small[2],))
+            run(k, name, pickle.dumps(grown, protocol=4), None if small[1].startswith(NOT_RUN) else small[2])
             break
-        out.append(got)
-    return out
 
 
 OUT_OF_TIME = f"{NOT_RUN}ran out of time"
@@ -686,8 +694,11 @@ def _files_in(top: str) -> List[str]:
 
 
 def _timed(fn: Any, args: Any, kwargs: Any, seconds: float = WIDENED_CALL_SECONDS) -> Any:
-    """(result, None) or (None, the exception), within `seconds` (else _TimedOut)."""
+    """(result, None) or (None, the exception), within `seconds` (else _TimedOut). Code where no
+    signal handler runs (a C loop) is ended, with the interpreter, by SIGPROF's default action after
+    twice `seconds` and CPU_BACKSTOP_SECONDS of processor time (cleanroom.STILL_RUNNING_IN_C)."""
     signal.setitimer(signal.ITIMER_REAL, seconds)
+    signal.setitimer(signal.ITIMER_PROF, 2 * seconds + CPU_BACKSTOP_SECONDS)
     try:
         return _drained(fn(*args, **kwargs)), None
     except _TimedOut:
@@ -695,6 +706,7 @@ def _timed(fn: Any, args: Any, kwargs: Any, seconds: float = WIDENED_CALL_SECOND
     except BaseException as e:
         return None, e
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
@@ -822,9 +834,14 @@ def _child(spec_path: str, out_path: str) -> int:
         if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
             sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]
         sys.path[:] = list(spec["sys_path"])
-        out = _twin(spec)
-        with open(out_path, "w", encoding="utf-8") as f:
-            json.dump(out, f)
+        with open(out_path, "a", encoding="utf-8") as f:
+
+            def emit(line: str) -> None:
+                f.write(line + "\n")
+                f.flush()  # in the kernel's hands: an interpreter that ends next loses nothing
+
+            _twin(spec, emit)
+            emit(json.dumps(FINISHED))
         return 0
     unavailable = other_world() if spec.get("other_world") else None
     if unavailable is not None:

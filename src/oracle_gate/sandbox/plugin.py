@@ -32,6 +32,7 @@ import platform
 import pickle
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -400,22 +401,22 @@ def _text_of(path: str) -> str:
 
 
 def _side(twin: List[List[str]], k: int) -> str:
-    """What one twin did on the k-th input; a twin that did not run says why on its only entry."""
+    """What one twin did on the k-th input; a twin that did not run says why on its only entry, and
+    one that left the rest unrun (CR.LOST) on its last."""
     if k < len(twin):
         return twin[k][1]
-    first = twin[0][1] if twin else ""
-    return first if first.startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
+    said = [e[1] for e in (twin[-1:] if twin and twin[-1][1].startswith(CR.LOST) else twin[:1])]
+    return said[0] if said and said[0].startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
 
 
 def _patient(twin: List[List[Any]], k: int) -> bool:
     """Whether one twin answered the k-th input only when given CR.PATIENT_SECONDS."""
-    return k < len(twin) and twin[k][3:] == [CR.PATIENT]
+    return k < len(twin) and CR.entry_patient(twin[k])
 
 
-def _took(twin: List[List[Any]], k: int, at: int = 2) -> Optional[float]:
-    """The processor time one twin's call took on the k-th input, where it answered (at 4: on its
-    lists a quarter as long, where that was timed)."""
-    return float(twin[k][at]) if k < len(twin) and len(twin[k]) > at else None
+def _took(twin: List[List[Any]], k: int, on_a_quarter: bool = False) -> Optional[float]:
+    """The processor time one twin's call took on the k-th input (on its lists a quarter as long)."""
+    return CR.entry_took(twin[k], on_a_quarter) if k < len(twin) else None
 
 
 _FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
@@ -644,6 +645,12 @@ class _Sampler:
                 out_calls.extend(self._mutant_against_base(key, shown, head, again, base))
                 continue
             seeded = [twins[side][i] for side in sorted(twins) if side.startswith(SEED_SIDE)]  # type: ignore[index]
+            # a twin beside these two (another hash seed, the later world) that left this call's
+            # inputs unrun: said once, as the head's and the base's own would be (CR.LOST)
+            lost = next((e[1] for side in sorted(twins) if side not in ("head", "base")  # type: ignore[arg-type]
+                         for e in twins[side][i] if e[1].startswith(CR.LOST)), None)  # type: ignore[index]
+            if lost is not None:
+                out_calls.append(CR.Call(key[0], key[1], key[2], shown, lost, ((CR.BASE, lost),)))
             for k, (input_shown, did, *_) in enumerate(head):
                 then = _side(base, k)
                 did, then = CR.outlasted(did, _patient(head, k), then, _patient(base, k)) or (did, then)
@@ -667,7 +674,7 @@ class _Sampler:
                     if k >= len(base) or base[k][0] != input_shown:  # another one at the base: not compared
                         then = f"{CR.NOT_RUN}the base grew another input"
                     elif not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # alike, unless far slower
-                        did += CR.slower(_took(head, k), _took(head, k, 4), _took(base, k))
+                        did += CR.slower(_took(head, k), _took(head, k, True), _took(base, k))
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
                 if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
@@ -768,34 +775,67 @@ class _Sampler:
         sides += [(f"{SEED_SIDE}{n}", n, None, 0, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
         for side, seed, served, offset, world in sides:
-            cwd = tempfile.mkdtemp(dir=work)
-            spec, got = os.path.join(work, f"twin-{side}.json"), os.path.join(work, f"twin-{side}-out.json")
             asked = spec_calls if not side.startswith(SEED_SIDE) else \
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
-            with open(spec, "w", encoding="utf-8") as f:
-                json.dump({"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
-                           "patient": _MUTANT is None and side in ("head", "base"),
-                           "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset),
-                           "own": os.path.abspath(root)}, f)
-            env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
-                   "TMPDIR": cwd, **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if offset else {})}
+            env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed),
+                   **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if offset else {})}
+            spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
+                    "patient": _MUTANT is None and side in ("head", "base"),
+                    "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset),
+                    "own": os.path.abspath(root)}
+            out[side] = self._twin(work, side, spec, env, ["-O"] if offset else [], script, errors)
+        return out
+
+    @staticmethod
+    def _twin(work: str, side: str, spec: Dict[str, Any], env: Dict[str, str], flags: List[str], script: str,
+              errors: List[str]) -> List[List[List[str]]]:
+        """One twin's entries for each call (`flags`: the later world's machine, CR.LATER_MACHINE): its
+        interpreter started again after an input it ended in (CR.ENDED), at most CR.TWIN_ENDS times."""
+        entries: Dict[int, List[List[Any]]] = {}
+        resume: Optional[Tuple[int, int]] = (0, 0)
+        ends: List[str] = []  # how its interpreter ended, each time it did in the middle of an input
+        why = ""
+        for attempt in range(CR.TWIN_ENDS + 1):
+            if resume is None:
+                break
+            cwd = tempfile.mkdtemp(dir=work)
+            spec_path, got = (os.path.join(work, f"twin-{side}-{attempt}{tail}.json") for tail in ("", "-out"))
+            with open(spec_path, "w", encoding="utf-8") as f:
+                json.dump({**spec, "resume": list(resume)}, f)
+            ended: Optional[str] = None
             try:
-                flags = ["-O"] if offset else []  # the later world's machine (CR.LATER_MACHINE)
-                proc = subprocess.run([sys.executable, *flags, "-s", "-B", script, spec, got], cwd=cwd, env=env,
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      timeout=CR.CHILD_TIMEOUT * 4)
-                ended = f"exited {proc.returncode}"
+                proc = subprocess.run([sys.executable, *flags, "-s", "-B", script, spec_path, got], cwd=cwd,
+                                      env={**env, "HOME": cwd, "TMPDIR": cwd}, stdin=subprocess.DEVNULL,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=CR.CHILD_TIMEOUT * 4)
+                ended = CR.ended_by(proc.returncode, signal.SIGPROF)
                 last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
-            except subprocess.TimeoutExpired:
-                ended, last = f"ran over {CR.CHILD_TIMEOUT * 4}s", ""
+                why = f"the {side} twin exited {proc.returncode} without results: {last}"
+            except subprocess.TimeoutExpired:  # the time is spent: not started again
+                why = f"the {side} twin ran over {CR.CHILD_TIMEOUT * 4}s"
             try:
                 with open(got, encoding="utf-8") as f:
-                    out[side] = json.load(f)
-            except (OSError, ValueError):
-                why = f"the {side} twin {ended} without results: {last}"
+                    read = CR.read_twin(f, ended)
+            except OSError:
+                read = CR.TwinRead({}, False, None, None)
+            for call, items in read.entries.items():
+                entries.setdefault(call, []).extend(items)
+            if read.finished:
+                break
+            resume = read.resume
+            if read.ended_in is None:
                 errors.append(f"base comparison: {why}")
-                out[side] = [[["", f"{CR.NOT_RUN}{why}"]] for _ in spec_calls]
-        return out
+            else:
+                ends.append(str(ended))
+                why = f"the {side} twin's interpreter ended {len(ends)} times (it is started again at most " \
+                      f"{CR.TWIN_ENDS} times)"
+        if ends:
+            errors.append(f"base comparison: the {side} twin {ends[0]} in the middle of an input, {len(ends)} time(s) "
+                          f"in all; started again after each, at most {CR.TWIN_ENDS} times")
+        if read.finished:
+            return [entries.get(i, []) for i in range(len(spec["calls"]))]
+        # what no twin ran: from the input it would have started again at, or the call it was in
+        start = resume[0] if resume is not None else max(entries, default=0)
+        return [entries.get(i, []) + ([["", f"{CR.LOST}{why}"]] if i >= start else []) for i in range(len(spec["calls"]))]
 
 
 # -- tracebacks and skips --------------------------------------------------------------------------

@@ -120,6 +120,7 @@ class CleanroomCheck:
     kind: str = "pure"  # the region's kind
     compared: int = 0  # calls (as recorded or widened) run by the head's code and the base's alike
     not_compared: str = ""  # why none was, where the base's code was to judge it
+    lost: str = ""  # why a twin left calls unrun that it was to run (cleanroom.LOST), where one did
 
 
 # What each clean variant changed, as the reason line says it.
@@ -664,6 +665,13 @@ def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
                 f"an oracle that draws such inputs first, or take the change through the human lane", c.path))
         if impure or changed:
             continue
+        if c.lost:
+            reasons.append(Reason(
+                "TWIN_LOST", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
+                f"TWIN_LOST {c.path}:{c.symbol}: some of {c.address}'s calls were left unrun beside the base's code "
+                f"({c.lost[:200]}), so nothing compared them; in the agent lane nothing merges unjudged (a smaller or "
+                f"faster change, or the human lane)", c.path))
+            continue
         if c.not_compared and (c.replayed or c.kind not in ("pure", "schema")):  # else NOT_REPLAYED says it
             reasons.append(Reason(
                 "NOT_COMPARED", Severity.INFO,
@@ -790,7 +798,7 @@ def _ranks(gi: GateInput, reasons: Sequence[Reason], judged: Mapping[str, RunJud
         ("R1_lock", lock_fail, len(gi.locked_expected), True),
         ("R1_replay", broken(replays), len(replays), gi.ran_oracles),
         ("R2_properties", broken(props) or "MIN_EXAMPLES" in codes, len(props), gi.ran_oracles),
-        ("R2_cleanroom", any(r.code == "IMPURE" or (r.code in ("NOT_REPLAYED", "UNJUDGED_CHANGE")
+        ("R2_cleanroom", any(r.code == "IMPURE" or (r.code in ("NOT_REPLAYED", "UNJUDGED_CHANGE", "TWIN_LOST")
                                                     and r.severity is not Severity.INFO) for r in reasons),
          sum(c.replayed for c in gi.cleanroom), gi.cleanroom_ran),
         ("R3_probes", broken(probes) or "PROBE_NUMB" in codes, len(probes), gi.ran_oracles),

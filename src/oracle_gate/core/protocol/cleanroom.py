@@ -53,7 +53,7 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Tuple
 
 ENV = "ORACLE_GATE_CLEANROOM"
 RESULTS_RELPATH = "oracle-gate/cleanroom.json"
@@ -871,6 +871,99 @@ IMPORTED = ", and importing its module leaves "
 # error is not read: warnings and log records go there, and an honest patch adds those.
 WROTE = ", and writes to standard output "
 WRITTEN_CHARS = 300
+
+
+# -- a twin's results file (sandbox/clean_interpreter.py writes it, sandbox/plugin.py reads it) ----
+# One JSON line per event, written as it happens, so an interpreter that ends in the middle of a
+# call (a segmentation fault, `os._exit`, a signal) loses that one input, not the twin's batch:
+# `begun(call, k, shown)` before the k-th input of a call (k = -1: before the call is rebuilt, its
+# module imported), `done(call, k, entry)` after it, `FINISHED` at the end. An entry is
+# `twin_entry(...)`: [shown, what it did], and where it answered, the processor seconds it took,
+# PATIENT or "", and the seconds it took on its lists a quarter as long (where that was timed).
+# The input during which the interpreter ended did ENDED, and how (an exit status, a signal): what
+# a program calling it would see, compared head against base like the rest (a head that crashes
+# the interpreter where the base answered). The recorder starts the twin again after that input,
+# at most TWIN_ENDS times; what a twin then leaves unrun (or all a twin that ran past its time, or
+# could not start, leaves) is LOST: nothing compared it, and the agent lane does not merge on that
+# (verdict's TWIN_LOST). Each call is also bounded in processor time (twice its own limit and
+# CPU_BACKSTOP_SECONDS more): code no signal handler interrupts until it returns, a C loop such as
+# `sum(range(10 ** 12))`, ends there as STILL_RUNNING_IN_C.
+ENDED = "ended the interpreter"
+TWIN_ENDS = 32
+LOST = f"{NOT_RUN}lost: "
+FINISHED = "finished"
+CPU_BACKSTOP_SECONDS = 1.0  # past twice its own limit (a call's threads may use both of two CPUs)
+STILL_RUNNING_IN_C = "still running where no signal handler runs"
+
+
+def begun(call: int, k: int, shown: str) -> str:
+    return json.dumps([call, k, shown])
+
+
+def done(call: int, k: int, entry: List[Any]) -> str:
+    return json.dumps([call, k, entry])
+
+
+def twin_entry(shown: str, did: str, took: Optional[float] = None, patient: bool = False,
+               quarter: Optional[float] = None) -> List[Any]:
+    """One input's result: what it did (NOT_RUN and why), and where it answered, how long it took."""
+    if took is None or did.startswith(NOT_RUN):
+        return [shown, did]
+    return [shown, did, took, PATIENT if patient else "", *([] if quarter is None else [quarter])]
+
+
+def entry_patient(entry: List[Any]) -> bool:
+    """Whether an input was answered only when given PATIENT_SECONDS."""
+    return len(entry) > 3 and entry[3] == PATIENT
+
+
+def entry_took(entry: List[Any], on_a_quarter: bool = False) -> Optional[float]:
+    """The processor seconds an answered input took (on its lists a quarter as long), or None."""
+    at = 4 if on_a_quarter else 2
+    return float(entry[at]) if len(entry) > at else None
+
+
+def ended_by(returncode: int, cpu_signal: int) -> str:
+    """How an interpreter ended, as ENDED says it: its exit status, or the signal that ended it
+    (`cpu_signal`, SIGPROF, where its processor time ran past its backstop)."""
+    if returncode >= 0:
+        return f"{ENDED} (exit status {returncode})"
+    return f"{ENDED} ({STILL_RUNNING_IN_C if -returncode == cpu_signal else f'signal {-returncode}'})"
+
+
+class TwinRead(NamedTuple):
+    entries: Dict[int, List[List[Any]]]  # call -> its entries, by position
+    finished: bool
+    ended_in: Optional[int]  # the call whose input the interpreter ended in, where `ended` said it did
+    resume: Optional[Tuple[int, int]]  # then where to start again: (call, input)
+
+
+def read_twin(lines: Iterable[str], ended: Optional[str]) -> TwinRead:
+    """A twin's results file: each call's entries, whether it finished, and, where `ended` says how
+    its interpreter ended before that, the input it ended in (its entry: `ended`) and where to start
+    again: the input after it, or the next call where it ended rebuilding one."""
+    entries: Dict[int, List[List[Any]]] = {}
+    last: Optional[Tuple[int, int, str]] = None  # the input begun and not done
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:  # a line the end cut short
+            break
+        if event == FINISHED:
+            return TwinRead(entries, True, None, None)
+        call, k, item = event
+        entries.setdefault(call, [])
+        if isinstance(item, str):
+            last = (call, k, item)
+        else:
+            entries[call].append(item)
+            last = None
+    if ended is None or last is None:
+        return TwinRead(entries, False, None, None)
+    call, k, shown = last
+    if k >= 0 or not entries[call]:  # (rebuilding a call it had run inputs of: those after are lost)
+        entries[call].append([shown, ended])
+    return TwinRead(entries, False, call, (call + 1, 0) if k < 0 else (call, k + 1))
 
 
 def outlasted(did: str, did_patient: bool, then: str, then_patient: bool) -> Optional[Tuple[str, str]]:
