@@ -6,13 +6,15 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol import mutant_payload as MP
-from unit.recorded_session import run_recorded
+from oracle_gate.core.protocol.results import RESULTS_RELPATH
+from unit.recorded_session import run_recorded, run_session
 
 MODULE = '''\
 import datetime
@@ -1467,3 +1469,101 @@ def test_an_input_that_ends_the_interpreter_is_compared_and_the_twin_goes_on_aft
     # twin is started again; what it leaves unrun is LOST (the verdict's TWIN_LOST), not silence
     lost = [c.expected for c in found.calls if c.name == "e_always" and c.expected.startswith(CR.LOST)]
     assert lost and f"ended {CR.TWIN_ENDS + 1} times (it is started again at most" in lost[0], [c.expected for c in found.calls if c.name == "e_always"]
+
+
+# Code that ends the interpreter in a clean variant only: where the clock is moved, off the main
+# thread, wherever pytest is not imported (five functions, eight calls each: more ends than a clean
+# interpreter is started again after).
+ENDS_IN_A_VARIANT = '''\
+import os
+import sys
+import threading
+import time
+
+
+def a_ends_later(n):
+    if time.time() > LATER:
+        os._exit(0)
+    return n
+
+
+def b_ends_off_the_main_thread(n):
+    if threading.current_thread() is not threading.main_thread():
+        os._exit(4)
+    return n
+
+
+def c_after(n):
+    return [n, n + 1]
+''' + "".join(f'''
+
+def e_always_{k}(n):
+    if "pytest" not in sys.modules:
+        os._exit(5)
+    return n
+''' for k in range(5))
+
+ENDS_IN_A_VARIANT_TESTS = '''\
+from hypothesis import given, settings, strategies as st
+
+from ends_in_a_variant import *
+
+
+@settings(max_examples=30, database=None)
+@given(st.integers(0, 50))
+def test_laws(n):
+    assert a_ends_later(n) == n and b_ends_off_the_main_thread(n) == n and c_after(n) == [n, n + 1]
+    assert [e_always_0(n), e_always_1(n), e_always_2(n), e_always_3(n), e_always_4(n)] == [n] * 5
+'''
+
+
+def test_a_clean_variant_an_input_ends_is_compared_and_goes_on_after_it(tmp_path):
+    """A pure function that ends a clean variant's interpreter (a date bomb's `os._exit`, an exit off
+    the main thread) took that variant's whole batch with it: every call of it said `not run`,
+    which is no difference, and the function merged on the variants left. Now the variant writes
+    each call as it goes, the input it ended in did `ended the interpreter (how)`, which differs from
+    what the call did under the test, and the variant starts again at the next call; what it leaves
+    unrun after CR.TWIN_ENDS ends is LOST (the verdict's TWIN_LOST)."""
+    later = int(time.time()) + 200 * CR.DAY  # 400 days ahead sees it, 1 day ahead does not
+    (tmp_path / "ends_in_a_variant.py").write_text(ENDS_IN_A_VARIANT.replace("LATER", str(later)))
+    (tmp_path / "test_ends_in_a_variant.py").write_text(ENDS_IN_A_VARIANT_TESTS)
+    tree = ast.parse(ENDS_IN_A_VARIANT)
+    watches = [CR.Watch("ends_in_a_variant.py", n.name, n.lineno, n.end_lineno) for n in ast.walk(tree)
+               if isinstance(n, ast.FunctionDef)]
+    out = run_recorded(tmp_path, "test_ends_in_a_variant.py", {CR.ENV: CR.encode_watch(watches)})
+    found = CR.loads((out / CR.RESULTS_RELPATH).read_bytes())
+    told = {}
+    for c, v, got in found.differences():
+        told.setdefault(c.name, {}).setdefault(v, got)
+    assert told["a_ends_later"] == {v: f"{CR.ENDED} (exit status 0)" for v in ("clock+400d", "clock+10y", "clock+30y")}
+    assert told["b_ends_off_the_main_thread"] == {"thread": f"{CR.ENDED} (exit status 4)"}
+    assert "c_after" not in told  # after the ends: replayed in every variant, and twice in the first
+    after = [c for c in found.calls if c.name == "c_after"]
+    assert after and all(not got.startswith(CR.NOT_RUN) for c in after for _, got in c.results)
+    assert all({v for v, _ in c.results} == {v for v, _, _ in CR.VARIANTS} | {CR.AGAIN} for c in after)
+    # ended on every call of every variant: compared where it ran, LOST past the last start
+    assert set(told["e_always_0"]) == {v for v, _, _ in CR.VARIANTS}
+    lost = {v for c in found.calls for v, got in c.results if got.startswith(CR.LOST)}
+    assert lost == {v for v, _, _ in CR.VARIANTS}, lost
+    assert any(f"ended {CR.TWIN_ENDS + 1} times (it is started again at most" in got
+               for c in found.calls for _, got in c.results if got.startswith(CR.LOST))
+    assert any("the clean variant thread ended the interpreter (exit status" in e for e in found.errors), found.errors
+
+
+def test_a_mutant_that_ends_the_oracles_process_is_said_to_have_been_loaded_first(tmp_path):
+    """A mutant that ends its oracle's process (`os.abort()` reached by a flipped condition) leaves
+    no results file, which said nothing and was reported as an infrastructure error (exit 4): the
+    recorder now writes the mutant's id beside the results the moment it serves it, so the gate
+    counts such a mutant as killed (rules/runs.py). A mutant whose module no test imports is not
+    said to have been served."""
+    (tmp_path / "cut.py").write_text("import os\n\n\ndef f(n):\n    if n > 10:\n        os.abort()\n    return n\n")
+    (tmp_path / "other.py").write_text("X = 1\n")
+    (tmp_path / "test_cut.py").write_text("from cut import f\n\n\ndef test_f():\n    assert f(2) == 2\n")
+    flipped = (tmp_path / "cut.py").read_text().replace("n > 10", "not n > 10")
+    served = tmp_path / "extra-output" / MP.SERVED_RELPATH
+    proc = run_session(tmp_path, "test_cut.py", {MP.ENV_VAR: MP.encode_mutant_env("cut.py", flipped, "m7")})
+    assert proc.returncode == -6, proc.stdout + proc.stderr  # SIGABRT: no results file
+    assert served.read_text() == "m7" and not (tmp_path / "extra-output" / RESULTS_RELPATH).exists()
+    served.unlink()
+    proc = run_session(tmp_path, "test_cut.py", {MP.ENV_VAR: MP.encode_mutant_env("other.py", "X = 2\n", "m8")})
+    assert proc.returncode == 0 and not served.exists()

@@ -389,8 +389,8 @@ def test_calls_a_twin_left_unrun_fail_the_agent_lane_and_are_reported_in_the_hum
                            lost="the head twin's interpreter ended 32 times, the most it is started again")
     agent = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True))
     assert (agent.exit_code, lines(agent)) == (2, [
-        "TWIN_LOST src/billing/tax.py:rate: some of oracle/properties/test_tax_props.py's calls were left unrun beside "
-        "the base's code (the head twin's interpreter ended 32 times, the most it is started again), so nothing "
+        "TWIN_LOST src/billing/tax.py:rate: some of oracle/properties/test_tax_props.py's calls were left unrun in the "
+        "clean room (the head twin's interpreter ended 32 times, the most it is started again), so nothing "
         "compared them; in the agent lane nothing merges unjudged (a smaller or faster change, or the human lane)"])
     assert dict((n, s) for n, s, _ in agent.ranks)["R2_cleanroom"] == "fail"
     human = evaluate(gate([run(PROPS, passed(PROPS))], symbols=symbols, cleanroom=(check,), cleanroom_ran=True,

@@ -173,7 +173,8 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             compared = len([got for got in twins if not got.startswith(CR.NOT_RUN)])
             not_compared = "" if compared or (sym.path not in base_sources and not too_large) else (
                 too_large or "; ".join(dict.fromkeys(got[len(CR.NOT_RUN):] for got in twins[:3])) or why)
-            lost = next((t[len(CR.LOST):] for c in calls for v, got in c.results if v == CR.BASE
+            # calls a twin or a clean variant left unrun (CR.LOST)
+            lost = next((t[len(CR.LOST):] for c in calls for _, got in c.results
                          for t in (c.expected, got) if t.startswith(CR.LOST)), "")
             out.append(V.CleanroomCheck(
                 sym.path, sym.qualname, address, len(replayed),

@@ -313,10 +313,15 @@ async def run_mutant(request: MutantRunRequest) -> MutantRun:
     session, error = _read_session(contents, f"{EXTRA_OUTPUT}/")
     served = bool(session and session.mutant and session.mutant.served)
     if session is None:
-        # A mutant that hangs past the timeout is killed (the oracles noticed it never returns).
+        # A mutant that hangs past the timeout is killed (the oracles noticed it never returns), and
+        # so is one whose process ended without results after it was served (MP.SERVED_RELPATH).
         # Any other missing results file says nothing about the mutant: an infrastructure error.
         if TIMEOUT_MARKER in result.stdout.decode(errors="replace") + result.stderr.decode(errors="replace"):
             return MutantRun(request.mutant_id, address, True, True, f"killed: exceeded {request.timeout_seconds}s")
+        if any(fc.path == f"{EXTRA_OUTPUT}/{MP.SERVED_RELPATH}" and fc.content == request.mutant_id.encode()
+               for fc in contents):
+            return MutantRun(request.mutant_id, address, True, True,
+                             f"killed: its process ended (exit {result.exit_code}) with the mutant loaded, leaving no results")
         return MutantRun(request.mutant_id, address, False, False, f"{error} (exit {result.exit_code})", error=True)
     failed = [t.nodeid for t in session.tests if t.outcome in ("failed", "error")]
     killed = bool(failed) or not session.complete or result.exit_code != 0

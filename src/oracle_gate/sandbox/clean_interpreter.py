@@ -824,58 +824,67 @@ def _in_thread(call: Any) -> Any:
 
 
 def _child(spec_path: str, out_path: str) -> int:
+    """Run the spec's calls, each input's result written as it goes (cleanroom.begun, cleanroom.done,
+    then FINISHED) from `spec["resume"]` on: in a twin (`_twin`), or in a clean variant, where each
+    call is made as it was under the test (twice in a row where `again`: input 1 is the second call,
+    in the same process)."""
     with open(spec_path, encoding="utf-8") as f:
         spec = json.load(f)
-    if spec.get("twin"):
-        _move_clock(int(spec.get("offset", 0)))
-        if spec.get("other_machine"):
-            _other_machine(str(spec.get("own", "")))
-        sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
-        if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
-            sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]
-        sys.path[:] = list(spec["sys_path"])
-        with open(out_path, "a", encoding="utf-8") as f:
+    with open(out_path, "a", encoding="utf-8") as f:
 
-            def emit(line: str) -> None:
-                f.write(line + "\n")
-                f.flush()  # in the kernel's hands: an interpreter that ends next loses nothing
+        def emit(line: str) -> None:
+            f.write(line + "\n")
+            f.flush()  # in the kernel's hands: an interpreter that ends next loses nothing
 
+        if spec.get("twin"):
+            _move_clock(int(spec.get("offset", 0)))
+            if spec.get("other_machine"):
+                _other_machine(str(spec.get("own", "")))
+            sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
+            if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
+                sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]
+            sys.path[:] = list(spec["sys_path"])
             _twin(spec, emit)
-            emit(json.dumps(FINISHED))
-        return 0
+        else:
+            _variant(spec, emit)
+        emit(json.dumps(FINISHED))
+    return 0
+
+
+def _variant(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
+    """A clean variant: each call from `spec["resume"]`'s on, as it was made under the test."""
+    from_call = int((spec.get("resume") or (0, 0))[0])
     unavailable = other_world() if spec.get("other_world") else None
-    if unavailable is not None:
-        with open(out_path, "w", encoding="utf-8") as f:
-            json.dump([[f"{NOT_RUN}{unavailable}"] for _ in spec["calls"]], f)
-        return 0
-    _move_clock(int(spec["offset"]))
-    _watch_environment()
-    sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
-    sys.path[:] = list(spec["sys_path"])
-    out: List[List[str]] = []
-    for call in spec["calls"]:
-        got: List[str] = []
+    if unavailable is None:
+        _move_clock(int(spec["offset"]))
+        _watch_environment()
+        sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
+        sys.path[:] = list(spec["sys_path"])
+    for i, call in enumerate(spec["calls"]):
+        if i < from_call:
+            continue
+        if unavailable is not None:
+            emit(done(i, 0, twin_entry("", f"{NOT_RUN}{unavailable}")))
+            continue
         for attempt in range(2 if spec["again"] else 1):
+            emit(begun(i, attempt, ""))
             try:
                 fn = _resolve(call["module"], call["chain"])
                 args, kwargs = pickle.loads(base64.b64decode(call["args"]))
             except BaseException as e:  # the call cannot be rebuilt here: not a verdict on the code
-                got.append(f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: {str(e)[:200]})")
+                emit(done(i, attempt, twin_entry("", f"{NOT_RUN}cannot rebuild the call ({type(e).__name__}: "
+                                                     f"{str(e)[:200]})")))
                 break
             call_it = (lambda: _drained(fn(*args, **kwargs)))  # noqa: E731
             result, raised, read = _in_thread(call_it) if spec.get("thread") else _read_environment(call_it)
             yielded = type(result) is _Yielded
             result = list(result) if yielded else result
             if read:  # what it did depends on more than its arguments, whatever it returned
-                got.append(f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")
+                emit(done(i, attempt, twin_entry("", f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")))
                 break
-            got.append(outcome_of(result, raised) + (YIELDED if yielded else ""))
+            emit(done(i, attempt, twin_entry("", outcome_of(result, raised) + (YIELDED if yielded else ""))))
             if attempt == 0 and (raised is not None or not _mutate(result, object())):
                 break  # nothing shared to mutate: the second call would say nothing new
-        out.append(got)
-    with open(out_path, "w", encoding="utf-8") as f:
-        json.dump(out, f)
-    return 0
 
 
 if __name__ == "__main__":

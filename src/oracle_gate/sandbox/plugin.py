@@ -58,7 +58,8 @@ from ..core.protocol.results import (
     Versions,
     dumps,
 )
-from ..core.protocol.mutant_payload import ENV_VAR as MUTANT_PAYLOAD_ENV, decode_mutant_env
+from ..core.protocol.mutant_payload import ENV_VAR as MUTANT_PAYLOAD_ENV, SERVED_RELPATH as MUTANT_SERVED_RELPATH, \
+    decode_mutant_env
 from ..core.protocol.signature import Frame, failure_signature, parameter_shape
 
 EXTRA_OUTPUT = "extra-output"  # Pants collects this directory of the sandbox
@@ -85,7 +86,15 @@ class _MutantLoader(importlib.machinery.SourceFileLoader):
         return self.mutant.source
 
     def get_code(self, fullname: str) -> types.CodeType:
-        self.mutant.served = True
+        if not self.mutant.served:  # said before the mutated code runs (MUTANT_SERVED_RELPATH)
+            self.mutant.served = True
+            try:
+                path = os.path.join(self.mutant.root, EXTRA_OUTPUT, *MUTANT_SERVED_RELPATH.split("/"))
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(self.mutant.id)
+            except OSError:
+                pass  # not said: a session that then leaves no results stays an error
         return compile(self.mutant.source, self.path, "exec", dont_inherit=True)
 
 
@@ -94,7 +103,7 @@ class _MutantFinder:
     module whose origin is the mutated file. Every other import resolves exactly as before."""
 
     def __init__(self, mutant_id: str, path: str, source: str, root: str) -> None:
-        self.id, self.path, self.source = mutant_id, path, source
+        self.id, self.path, self.source, self.root = mutant_id, path, source, root
         self.target = os.path.realpath(os.path.join(root, path))
         self.served = False
 
@@ -604,25 +613,15 @@ class _Sampler:
             # In a mutant's session only the base judges (the purity of the head's code is judged
             # in its own session).
             for i, (variant, offset, seed) in enumerate(CR.VARIANTS if pure and _MUTANT is None else ()):
-                cwd = tempfile.mkdtemp(dir=work)
-                spec, out = os.path.join(work, f"spec-{i}.json"), os.path.join(work, f"out-{i}.json")
-                with open(spec, "w", encoding="utf-8") as f:
-                    json.dump({"offset": offset, "sys_path": sys_path, "again": i == 0,
-                               "calls": [spec_calls[j] for j in pure], "other_world": variant in CR.OTHER_WORLD,
-                               "thread": variant in CR.IN_THREAD}, f)
-                env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed), "HOME": cwd,
-                       "TMPDIR": cwd, **(CR.LOCALE_ENV if variant in CR.OTHER_LOCALE else {})}
-                proc = subprocess.run([sys.executable, "-s", "-B", script, spec, out], cwd=cwd, env=env,
-                                      stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                      timeout=CR.CHILD_TIMEOUT)
-                try:
-                    with open(out, encoding="utf-8") as f:
-                        outcomes[variant] = json.load(f)
-                except (OSError, ValueError):
-                    last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
-                    why = f"the clean interpreter exited {proc.returncode} without results: {last}"
-                    errors.append(f"clean variant {variant}: {why}")
-                    outcomes[variant] = [[f"{CR.NOT_RUN}{why}"]] * len(pure)
+                env = {"PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed),
+                       **(CR.LOCALE_ENV if variant in CR.OTHER_LOCALE else {})}
+                spec = {"offset": offset, "sys_path": sys_path, "again": i == 0,
+                        "calls": [spec_calls[j] for j in pure], "other_world": variant in CR.OTHER_WORLD,
+                        "thread": variant in CR.IN_THREAD}
+                # a call's second run (`again`) is in the process of its first: started again at the next call
+                ran = self._restarting(work, f"variant-{i}", f"the clean variant {variant}", spec, env, [], script,
+                                       errors, CR.CHILD_TIMEOUT, next_call=True)
+                outcomes[variant] = [[entry[1] for entry in entries] or [f"{CR.NOT_RUN}no result"] for entries in ran]
         finally:
             shutil.rmtree(work, ignore_errors=True)
         out_calls = []
@@ -783,35 +782,40 @@ class _Sampler:
                     "patient": _MUTANT is None and side in ("head", "base"),
                     "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset),
                     "own": os.path.abspath(root)}
-            out[side] = self._twin(work, side, spec, env, ["-O"] if offset else [], script, errors)
+            out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if offset else [],
+                                         script, errors, CR.CHILD_TIMEOUT * 4)
         return out
 
     @staticmethod
-    def _twin(work: str, side: str, spec: Dict[str, Any], env: Dict[str, str], flags: List[str], script: str,
-              errors: List[str]) -> List[List[List[str]]]:
-        """One twin's entries for each call (`flags`: the later world's machine, CR.LATER_MACHINE): its
-        interpreter started again after an input it ended in (CR.ENDED), at most CR.TWIN_ENDS times."""
+    def _restarting(work: str, name: str, who: str, spec: Dict[str, Any], env: Dict[str, str], flags: List[str],
+                    script: str, errors: List[str], seconds: int, next_call: bool = False) -> List[List[List[Any]]]:
+        """The entries for each of `spec`'s calls of one clean interpreter (`who`: a twin, a clean
+        variant; `flags`: the later world's machine, CR.LATER_MACHINE), read as CR.read_twin reads
+        them: started again after an input it ended in (CR.ENDED), at most CR.TWIN_ENDS times, from
+        the input after it (`next_call`: from the next call), all within `seconds`. What it leaves
+        unrun is CR.LOST."""
         entries: Dict[int, List[List[Any]]] = {}
         resume: Optional[Tuple[int, int]] = (0, 0)
         ends: List[str] = []  # how its interpreter ended, each time it did in the middle of an input
         why = ""
-        for attempt in range(CR.TWIN_ENDS + 1):
-            if resume is None:
-                break
+        finished = False
+        deadline = time.monotonic() + seconds
+        while resume is not None and not finished and len(ends) <= CR.TWIN_ENDS:
             cwd = tempfile.mkdtemp(dir=work)
-            spec_path, got = (os.path.join(work, f"twin-{side}-{attempt}{tail}.json") for tail in ("", "-out"))
+            spec_path, got = (os.path.join(work, f"{name}-{len(ends)}{tail}.json") for tail in ("", "-out"))
             with open(spec_path, "w", encoding="utf-8") as f:
                 json.dump({**spec, "resume": list(resume)}, f)
             ended: Optional[str] = None
             try:
                 proc = subprocess.run([sys.executable, *flags, "-s", "-B", script, spec_path, got], cwd=cwd,
                                       env={**env, "HOME": cwd, "TMPDIR": cwd}, stdin=subprocess.DEVNULL,
-                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=CR.CHILD_TIMEOUT * 4)
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                      timeout=max(1.0, deadline - time.monotonic()))
                 ended = CR.ended_by(proc.returncode, signal.SIGPROF)
                 last = (proc.stderr.decode(errors="replace").strip().splitlines() or [""])[-1][:300]
-                why = f"the {side} twin exited {proc.returncode} without results: {last}"
+                why = f"{who} exited {proc.returncode} without results: {last}"
             except subprocess.TimeoutExpired:  # the time is spent: not started again
-                why = f"the {side} twin ran over {CR.CHILD_TIMEOUT * 4}s"
+                why = f"{who} ran over {seconds}s"
             try:
                 with open(got, encoding="utf-8") as f:
                     read = CR.read_twin(f, ended)
@@ -819,21 +823,21 @@ class _Sampler:
                 read = CR.TwinRead({}, False, None, None)
             for call, items in read.entries.items():
                 entries.setdefault(call, []).extend(items)
-            if read.finished:
-                break
-            resume = read.resume
+            finished, resume = read.finished, read.resume
             if read.ended_in is None:
-                errors.append(f"base comparison: {why}")
-            else:
-                ends.append(str(ended))
-                why = f"the {side} twin's interpreter ended {len(ends)} times (it is started again at most " \
-                      f"{CR.TWIN_ENDS} times)"
+                if not finished:
+                    errors.append(why)
+                break
+            ends.append(str(ended))
+            if next_call:
+                resume = (read.ended_in + 1, 0)
+            why = f"{who}'s interpreter ended {len(ends)} times (it is started again at most {CR.TWIN_ENDS} times)"
         if ends:
-            errors.append(f"base comparison: the {side} twin {ends[0]} in the middle of an input, {len(ends)} time(s) "
-                          f"in all; started again after each, at most {CR.TWIN_ENDS} times")
-        if read.finished:
+            errors.append(f"{who} {ends[0]} in the middle of an input, {len(ends)} time(s) in all; started again "
+                          f"after each, at most {CR.TWIN_ENDS} times")
+        if finished:
             return [entries.get(i, []) for i in range(len(spec["calls"]))]
-        # what no twin ran: from the input it would have started again at, or the call it was in
+        # what it did not run: from the input it would have started again at, or the call it was in
         start = resume[0] if resume is not None else max(entries, default=0)
         return [entries.get(i, []) + ([["", f"{CR.LOST}{why}"]] if i >= start else []) for i in range(len(spec["calls"]))]
 

@@ -120,7 +120,7 @@ class CleanroomCheck:
     kind: str = "pure"  # the region's kind
     compared: int = 0  # calls (as recorded or widened) run by the head's code and the base's alike
     not_compared: str = ""  # why none was, where the base's code was to judge it
-    lost: str = ""  # why a twin left calls unrun that it was to run (cleanroom.LOST), where one did
+    lost: str = ""  # why a twin or a clean variant left calls unrun that it was to run (cleanroom.LOST), where one did
 
 
 # What each clean variant changed, as the reason line says it.
@@ -668,7 +668,7 @@ def _cleanroom(gi: GateInput) -> Tuple[Reason, ...]:
         if c.lost:
             reasons.append(Reason(
                 "TWIN_LOST", Severity.POLICY if gi.lane == "agent" else Severity.INFO,
-                f"TWIN_LOST {c.path}:{c.symbol}: some of {c.address}'s calls were left unrun beside the base's code "
+                f"TWIN_LOST {c.path}:{c.symbol}: some of {c.address}'s calls were left unrun in the clean room "
                 f"({c.lost[:200]}), so nothing compared them; in the agent lane nothing merges unjudged (a smaller or "
                 f"faster change, or the human lane)", c.path))
             continue

@@ -14,6 +14,12 @@ import zlib
 from typing import Any, Dict
 
 ENV_VAR = "ORACLE_GATE_MUTANT"
+# Written by the recorder into the process's extra output (beside the results file) the moment it
+# first serves the mutant, holding its id: a session that then ends without results (`os.abort()`,
+# a segmentation fault, an exit the mutated code reached) ended with the mutant loaded. The mutant
+# ended the oracle's process, which the oracle's run therefore noticed (killed), as PIT counts a
+# mutant that crashes the JVM; not an infrastructure error, which is a run that could not happen.
+SERVED_RELPATH = "oracle-gate/mutant-served"
 MAX_ENV_CHARS = 100 * 1024
 MAX_DECODED_BYTES = 16 * 1024 * 1024
 
