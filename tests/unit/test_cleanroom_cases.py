@@ -272,7 +272,9 @@ def test_a_broken_watch_list_or_results_file_is_a_one_line_error():
 
 # -- the base beside the head -------------------------------------------------------------------
 HEAD = '''\
+import dataclasses
 import datetime
+import functools
 import decimal
 import sys
 import json
@@ -290,6 +292,25 @@ import weakref
 
 _TOTALS = weakref.WeakKeyDictionary()
 _LAST = weakref.WeakKeyDictionary()
+
+
+class Parsed:
+    def __init__(self, balances):
+        self.balances = dict(balances)
+
+    @classmethod
+    @functools.lru_cache(maxsize=None)
+    def loads(cls, text):
+        return cls(json.loads(text))
+
+
+_LINES = {}
+
+
+def lines_of(text):
+    if text not in _LINES:
+        _LINES[text] = text.split(",")
+    return _LINES[text]
 
 
 class Tally:
@@ -432,6 +453,18 @@ def receipt(cents):
     return cents
 
 
+def renewed(cents):
+    if datetime.date.today().year > 2050:  # (here: a test run's day is not sure to be a 31st)
+        logging.getLogger("book").debug("renews %s", datetime.date.today().replace(month=datetime.date.today().month % 12 + 1))
+    return cents
+
+
+def reminded(cents):
+    if datetime.date.today().year > 2050:
+        logging.getLogger("book").debug("reminds at %s", datetime.datetime.now().replace(minute=datetime.datetime.now().minute + 5))
+    return cents
+
+
 def labelled(name):
     return {"name": name[:40]}
 
@@ -484,6 +517,28 @@ class Account:
     @classmethod
     def opened(cls, cents):
         return Account(cents)
+
+
+@dataclasses.dataclass
+class Keyed:
+    cents: int
+
+    def __init__(self, cents):
+        self.cents = cents
+
+    def plus(self, extra):
+        return self.cents + extra
+
+
+class Slotted:
+    __slots__ = ("cents",)
+
+    def __init__(self, cents):
+        self.cents = cents
+
+    @classmethod
+    def made(cls, cents):
+        return cls(cents)
 
 
 def noted(book):
@@ -611,6 +666,12 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace("def priced(cents, basis_points):\n    return cents + basis_points",
                  "def priced(cents, rate_bp):\n    return cents + rate_bp")
         .replace("    renews = datetime.date.today().replace(year=2057)  # (a leap day has no such date in 2057)\n", "")
+        .replace("    @functools.lru_cache(maxsize=None)\n", "")
+        .replace("@dataclasses.dataclass\nclass Keyed:\n    cents: int\n", "class Keyed:\n")
+        .replace("    __slots__ = (\"cents\",)\n", "")
+        .replace("    if text not in _LINES:\n        _LINES[text] = text.split(\",\")\n    return _LINES[text]\n", "    return text.split(\",\")\n")
+        .replace('        logging.getLogger("book").debug("renews %s", datetime.date.today().replace(month=datetime.date.today().month % 12 + 1))\n', "        pass\n")
+        .replace('        logging.getLogger("book").debug("reminds at %s", datetime.datetime.now().replace(minute=datetime.datetime.now().minute + 5))\n', "        pass\n")
         .replace("(int, decimal.Decimal)", "int").replace("""        if item == -(2**3):
             break
 """, "").replace("sum(items[:1 << 10])", "sum(items)")
@@ -636,8 +697,8 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace("class Copying_:\n    def __init__(self, opening):\n        self.opening = dict(opening)",
                  "class Copying:\n    def __init__(self, opening):\n        self.opening = opening"))
 TWIN_TESTS = '''\
-from book import (Book, Copying, Ledger, Tally, lined, pathed, streamed, listed, counted, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
-                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, negatives, nonzero, noted,
+from book import (Book, Copying, Keyed, Ledger, Parsed, Slotted, Tally, lines_of, lined, pathed, streamed, listed, counted, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
+                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, renewed, reminded, negatives, nonzero, noted,
                   paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, until_sentinel, waived, whole, workers)
 
 
@@ -678,10 +739,13 @@ def test_machine():
 def test_kept():
     assert tagged({"acme": 5}, "acme") == 6 and noted({"a": 1}) == 2 and labelled("tea") == {"name": "tea"}
     assert receipt(5) == 5  # (on a leap day it raises here too)
+    assert renewed(5) == reminded(5) == 5
     assert priced(5, 2) == 7 and booked(5) == 5  # (the session runs at TZ=UTC)
     assert rounded(5) == spawned(5) == pooled(5) == 5 and cached({"a": 1}) == 1
     assert quiet(5) == stacked(5) == unlimited(5) == flagged(5) == rebound(5) == logs(5) == 5 and list(tupled(5)) == [5, 5]
     assert Account.opened(5).cents == 5
+    assert Parsed.loads('{"a": 1}').balances == {"a": 1} and lines_of("a,b") == ["a", "b"]
+    assert Keyed(5).plus(2) == 7 and Slotted.made(5).cents == 5
     tally = Tally({"a": 1})
     assert tally.add("a", 2) == 3 and tally.total() == 3
     assert list(streamed([1, 2])) == [1, 2] and list(listed(2)) == list(counted(2)) == [0, 1]
@@ -689,7 +753,7 @@ def test_kept():
 '''
 
 
-LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "pathed")  # io: compared with the base only
+LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "renewed", "reminded", "loads", "lines_of", "plus", "made", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "pathed")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -715,8 +779,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # an order the base does not give, that is a difference too)
     assert {name for name, _ in changed} - {"seeded", "workers"} == {
         "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
-        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
-        "lined", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened"}, changed
+        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "renewed", "reminded", "loads", "lines_of", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
+        "lined", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened", "plus", "made"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -728,9 +792,10 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # as the tests called them, base and head agree (but later and elsewhere, and in what a call
     # keeps: below); a refactor agrees everywhere
     assert not [c for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(c.name + "(")
-                and CR.LATER_DATE not in c.input and "Ledger" not in c.input
+                and " [on 2056-" not in c.input and "Ledger" not in c.input
+                and "Keyed" not in c.input and "Slotted" not in c.input
                 and c.name not in ("seeded", "rounded", "spawned", "cached", "quiet", "stacked", "flagged", "rebound",
-                                   "tupled", "opened", "listed", "unlimited")]
+                                   "tupled", "opened", "listed", "unlimited", "plus", "made")]
     assert [c for c in twins.calls if c.name == "masked" and c.input.startswith("masked(")]  # yet compared
     assert twins.errors == ()
 
@@ -743,13 +808,19 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     widen numbers past 10**30, by 1,500 and to Decimals, repeat a JSON key, and put the code's
     constants in lists."""
     changed = {(c.name, c.input.split(":")[0]) for c, v, _ in twins.differences() if v == CR.BASE}
-    later = {c.name for c, v, _ in twins.differences() if v == CR.BASE and CR.LATER_DATE in c.input}
+    later = {c.name for c, v, _ in twins.differences() if v == CR.BASE and " [on 2056-" in c.input}
     # a call that runs out of time later (`slow_later`, at the head only) is not compared there; nor
     # one whose base alone does something else later (`fixed`: the head no longer depends on the year)
     # (`seeded`, a set's order, is compared where its head's runs agree: a third seed may not)
     # (a leap day: `receipt` asks for its date in 2057; 14 hours east of UTC: `booked` compares
-    # the local date with UTC's)
-    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined"}, changed
+    # the local date with UTC's; the fourteenth outside round's d02 and d15, a debug line's date a
+    # month on, on the 31st, and its time five minutes on, at 23:59:30: `renewed`, `reminded`)
+    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined",
+                                                                "renewed", "reminded"}, changed
+    assert {c.input.rpartition(" [on ")[2][:10] for c, v, _ in twins.differences()
+            if v == CR.BASE and c.name in ("renewed", "reminded")} == {"2056-01-31"}, changed
+    assert {c.input.rpartition(" [on ")[2][:10] for c, v, _ in twins.differences()
+            if v == CR.BASE and c.name == "receipt"} == {"2056-02-29"}, changed
     # the thirteenth outside round's d06c: the platform read through a dict lookup, which no branch
     # rule sees; the code's own files are told they run on Windows (and the library code they call,
     # `pathlib` here, is not: an honest `os.path` made `pathlib` is no difference)
@@ -772,6 +843,22 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     # module-level weak dict is stale once the amounts grow; the last credit remembered drops an
     # equal second one
     assert ("total", CR.GROWN) in changed and ("add", CR.TWICE) in changed, changed
+    # a result every caller shares (the fourteenth outside round's d01: a memo on a classmethod
+    # that parses a store; a module-level cache of lists): changed after the first call, the
+    # second shows the change where the base built it afresh
+    assert ("loads", CR.AFTER_CHANGED) in changed and ("lines_of", CR.AFTER_CHANGED) in changed, changed
+    # a class's protocol changed by a declaration (the thirteenth and fourteenth outside rounds'
+    # d08b and d09): `@dataclass` over a hand-written `__init__` (unhashable, equal by value), and
+    # `__slots__` (no weak reference, no new attribute): on what a method is called on, and on what
+    # a classmethod returns
+    objects = {c.name: (c.expected, got) for c, v, got in twins.differences() if v == CR.BASE and c.name in ("plus", "made")
+               and c.input.startswith(c.name + "(")}
+    assert objects["plus"] == (f"7{CR.OBJECT}unhashable, weakly referable, open to new attributes, equal to a copy",
+                               f"7{CR.OBJECT}hashable, weakly referable, open to new attributes, unequal to a copy"), objects
+    assert objects["made"][0].endswith(f"{CR.OBJECT}hashable, not weakly referable, closed to new attributes, unequal to a copy"), objects
+    # (and `listed`, a generator for a list, on every input)
+    assert {c.name for c, v, _ in twins.differences() if v == CR.BASE and c.input.startswith(CR.AFTER_CHANGED)} \
+        == {"loads", "lines_of", "listed"}, changed
     # what a call leaves in the process (the eleventh round's p03r, p07r, p26): a decimal context,
     # a thread that never stops, a file in its temporary directory
     left = {c.name: head for c, v, head in ((c, v, c.expected) for c, v, _ in twins.differences()) if CR.LEFT in head}
@@ -815,7 +902,9 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     assert ("negatives", "every list repeated to 1,025 items, past a constant of the code") not in changed
     # a constructor that keeps its caller's dict (the base copied it); one that copies what the
     # base kept is no difference
-    kept = [(c.input, c.expected, got) for c, v, got in twins.differences() if c.name == "__init__"]
+    # (the constructors of `Keyed` and `Slotted` differ in what their object is, above)
+    kept = [(c.input, c.expected, got) for c, v, got in twins.differences() if c.name == "__init__"
+            and "Keyed" not in c.input and "Slotted" not in c.input]
     assert kept and all("Ledger" in shown and CR.KEPT in head and CR.KEPT not in base for shown, head, base in kept)
     assert [c for c in twins.calls if c.name == "__init__" and "Copying" in c.input]  # yet compared
     # a RecursionError is compared: the head's side says so
@@ -1371,13 +1460,15 @@ def test_a_cap_the_base_cannot_run_and_a_loop_made_quadratic_are_compared_by_how
 
 
 def test_a_verdict_clips_the_call_and_keeps_the_later_world_it_ran_in_whole():
-    world = CR.later_shown({"BILLING_INDENT": "1"})
+    world = CR.later_shown({"BILLING_INDENT": "1"}, 1)
     long_call = "encode({'id': '" + "x" * 300 + "'})"
     assert CR.clipped(f"{long_call} {world}", 20) == f"{long_call[:20]} {world}"
     assert CR.clipped(long_call, 20) == long_call[:20]  # no world: as it was
     assert CR.clipped(f"f(1) {world}", 160) == f"f(1) {world}" and "told they run on Windows" in world
     # a call whose own text holds the world's opening is clipped at the last one, the world's
-    assert CR.clipped(f"f('[on {CR.LATER_DATE}, ') {world}", 3) == f"f(' {world}"
+    assert CR.clipped(f"f('[on {CR.later_moment(0)[1]}, ') {world}", 3) == f"f(' {world}"
+    assert CR.clipped(f"f('[on {CR.later_moment(1)[1]}, ') {world}", 3) == f"f(' {world}"
+    assert "2056-01-31" in world and "2056-02-29" in CR.later_shown({}, 2)
 
 
 def test_a_twins_results_file_reads_back_what_it_wrote_and_where_its_interpreter_ended():
@@ -1495,6 +1586,12 @@ def b_ends_off_the_main_thread(n):
 
 def c_after(n):
     return [n, n + 1]
+
+
+def d_waits(n):
+    while LATER < time.time() < LATER + 400 * 86400 or threading.current_thread() is not threading.main_thread():
+        time.sleep(0.01)
+    return n
 ''' + "".join(f'''
 
 def e_always_{k}(n):
@@ -1512,7 +1609,7 @@ from ends_in_a_variant import *
 @settings(max_examples=30, database=None)
 @given(st.integers(0, 50))
 def test_laws(n):
-    assert a_ends_later(n) == n and b_ends_off_the_main_thread(n) == n and c_after(n) == [n, n + 1]
+    assert a_ends_later(n) == n and b_ends_off_the_main_thread(n) == n and c_after(n) == [n, n + 1] and d_waits(n) == n
     assert [e_always_0(n), e_always_1(n), e_always_2(n), e_always_3(n), e_always_4(n)] == [n] * 5
 '''
 
@@ -1523,7 +1620,8 @@ def test_a_clean_variant_an_input_ends_is_compared_and_goes_on_after_it(tmp_path
     which is no difference, and the function merged on the variants left. Now the variant writes
     each call as it goes, the input it ended in did `ended the interpreter (how)`, which differs from
     what the call did under the test, and the variant starts again at the next call; what it leaves
-    unrun after CR.TWIN_ENDS ends is LOST (the verdict's TWIN_LOST)."""
+    unrun after CR.TWIN_ENDS ends is LOST (the verdict's TWIN_LOST). A call that hangs there is
+    still running after CR.VARIANT_CALL_SECONDS: a difference, where it was a lost variant."""
     later = int(time.time()) + 200 * CR.DAY  # 400 days ahead sees it, 1 day ahead does not
     (tmp_path / "ends_in_a_variant.py").write_text(ENDS_IN_A_VARIANT.replace("LATER", str(later)))
     (tmp_path / "test_ends_in_a_variant.py").write_text(ENDS_IN_A_VARIANT_TESTS)
@@ -1537,6 +1635,12 @@ def test_a_clean_variant_an_input_ends_is_compared_and_goes_on_after_it(tmp_path
         told.setdefault(c.name, {}).setdefault(v, got)
     assert told["a_ends_later"] == {v: f"{CR.ENDED} (exit status 0)" for v in ("clock+400d", "clock+10y", "clock+30y")}
     assert told["b_ends_off_the_main_thread"] == {"thread": f"{CR.ENDED} (exit status 4)"}
+    # one that never answers where the clock is 400 days ahead, or off the main thread: still
+    # running after CR.VARIANT_CALL_SECONDS, a difference (it was a lost batch); its later calls
+    # there are not run
+    assert told["d_waits"] == {v: CR.VARIANT_STILL_RUNNING for v in ("clock+400d", "thread")}
+    assert {got for c in found.calls if c.name == "d_waits" for v, got in c.results if v == "thread"} \
+        == {CR.VARIANT_STILL_RUNNING, CR.OUT_OF_TIME_BEFORE}
     assert "c_after" not in told  # after the ends: replayed in every variant, and twice in the first
     after = [c for c in found.calls if c.name == "c_after"]
     assert after and all(not got.startswith(CR.NOT_RUN) for c in after for _, got in c.results)

@@ -100,7 +100,7 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
     kinds = {r.path: r.kind for r in comp.regions}
     base_sources, base_env, too_large = _base_sources(comp, symbols, src) if compare_base else ({}, "", "")
     wanted: Dict[str, List[Tuple[V.ChangedSymbolEvidence, CR.Watch]]] = {}
-    derived: Set[Tuple[str, str]] = set()  # functions watched because module-level code changed
+    derived: Set[Tuple[str, str]] = set()  # functions watched because module-level or class-level code changed
     unsent: List[V.CleanroomCheck] = []  # functions only the base could judge, whose sources were too large to send
     tables: Dict[str, Dict[str, Tuple[str, Tuple[int, int]]]] = {}  # path -> its symbols, parsed once
     for sym in symbols:
@@ -116,11 +116,14 @@ async def cleanroom_checks(comp: C.Comparison, symbols: Sequence[V.ChangedSymbol
             except (SourceError, SyntaxError, ValueError):
                 tables[sym.path] = {}
         table = tables[sym.path]
-        if sym.qualname == MODULE:
+        if sym.qualname == MODULE or sym.kind == "class":
             # Module-level code can rebind or wrap any function of the module at import (say, only
-            # where it is not under a test): every function of it a voter ran is replayed too.
+            # where it is not under a test): every function of it a voter ran is replayed too. A
+            # class's own statements (`__slots__`, a decorator, a class attribute) change what its
+            # objects are: every method of it a voter ran is.
+            within = "" if sym.qualname == MODULE else sym.qualname + "."
             found = [V.ChangedSymbolEvidence(sym.path, q, kind, "changed", q) for q, (kind, _) in sorted(table.items())
-                     if kind in ("function", "method") and q == enclosing(q)
+                     if kind in ("function", "method") and q == enclosing(q) and q.startswith(within)
                      and not any(s.path == sym.path and s.qualname == q for s in symbols)]
             derived.update((f.path, f.qualname) for f in found)
         elif sym.kind in ("function", "method"):

@@ -23,7 +23,8 @@ import signal
 import sys
 import time
 import types
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence
+import weakref
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 
 try:
     from ..core.protocol.cleanroom import (CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,
@@ -31,8 +32,10 @@ try:
                                            LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
+                                           OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
+                                           AFTER_CHANGED, CHANGED_MARK, OBJECT,
                                            WRITTEN_CHARS, WROTE, YIELDED,
-                                           canonical, in_any_order, outcome_of, scaled, shown, widenings)
+                                           canonical, later_moment, in_any_order, outcome_of, scaled, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
 except ImportError:  # run as the clean interpreter's script, beside copies of the protocol and the jail
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -41,7 +44,9 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
                                     PAST_PATIENCE, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
                                     WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
-                                    widenings)  # pants: no-infer-dep
+                                    OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
+                                    AFTER_CHANGED, CHANGED_MARK, OBJECT,  # pants: no-infer-dep
+                                    later_moment, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
 
@@ -160,15 +165,27 @@ def _seen_by_own_code(module: types.ModuleType, attribute: str, value: str, is_o
     return type(f"{module.__name__}_on_the_later_machine", (type(module),), {attribute: property(read, write)})
 
 
-def _move_clock(offset: int) -> None:
-    """Move the Python-level clocks by `offset` seconds before any code under judgement imports them."""
+_SHIFT = [0.0]  # seconds the clocks that tell the date are moved by (`_move_clock`, `_clock_at`)
+_REAL_TIME = time.time
+
+
+def _clock_at(moment: int) -> None:
+    """The moved clocks read `moment` now (the later world's twin, at the start of each input):
+    to the microsecond, not a second before it."""
+    _SHIFT[0] = moment - _REAL_TIME()
+
+
+def _move_clock(offset: float) -> None:
+    """Move the Python-level clocks by `offset` seconds before any code under judgement imports them
+    (by what `_SHIFT` says when they are read: `_clock_at` moves them again)."""
     if not offset:
         return
+    _SHIFT[0] = offset
     import datetime as dt
 
     real_time, real_ns = time.time, time.time_ns
-    time.time = lambda: real_time() + offset  # type: ignore[assignment]
-    time.time_ns = lambda: real_ns() + offset * 1_000_000_000  # type: ignore[assignment]
+    time.time = lambda: real_time() + _SHIFT[0]  # type: ignore[assignment]
+    time.time_ns = lambda: real_ns() + int(_SHIFT[0] * 1_000_000_000)  # type: ignore[assignment]
     for name in ("localtime", "gmtime", "ctime"):
         real = getattr(time, name)
         setattr(time, name, (lambda real: lambda secs=None: real(time.time() if secs is None else secs))(real))
@@ -178,10 +195,10 @@ def _move_clock(offset: int) -> None:
     dated = {time.CLOCK_REALTIME, getattr(time, "CLOCK_TAI", 11), 5}  # 5: CLOCK_REALTIME_COARSE
 
     def clock_gettime(clock: int) -> float:
-        return real_clock(clock) + (offset if clock in dated else 0)
+        return real_clock(clock) + (_SHIFT[0] if clock in dated else 0)
 
     def clock_gettime_ns(clock: int) -> int:
-        return real_clock_ns(clock) + (offset * 1_000_000_000 if clock in dated else 0)
+        return real_clock_ns(clock) + (int(_SHIFT[0] * 1_000_000_000) if clock in dated else 0)
 
     time.clock_gettime, time.clock_gettime_ns = clock_gettime, clock_gettime_ns  # type: ignore[assignment]
     real_strftime = time.strftime
@@ -245,6 +262,34 @@ def _mutate(value: Any, marker: Any) -> bool:
     else:
         return False
     return True
+
+
+def _objects_made(result: Any, args: Any, call: Dict[str, Any]) -> str:
+    """What a caller may do with the objects of a class the called function's module defines that
+    the call returned or (a method) was called on (cleanroom.OBJECT); "" where there are none."""
+    said = []
+    for value in (result, *(args[:1] if len(call["chain"]) > 1 else ())):
+        if type(value).__module__ != call["module"]:
+            continue
+        can = []
+        for yes, no, act in (("hashable", "unhashable", hash), ("weakly referable", "not weakly referable", weakref.ref),
+                             ("open to new attributes", "closed to new attributes", lambda v: v.__dict__),
+                             ("equal to a copy", "unequal to a copy", lambda v: copy.copy(v) == v)):
+            try:
+                can.append(yes if act(value) is not False else no)
+            except Exception:
+                can.append(no)
+        said.append(", ".join(can))
+    return "; ".join(dict.fromkeys(said))
+
+
+def _changed(value: Any) -> bool:
+    """Adds CHANGED_MARK (`_mutate`) to `value`, or else to each value among its attributes; whether
+    it added it anywhere."""
+    if _mutate(value, CHANGED_MARK):
+        return True
+    attributes = getattr(value, "__dict__", None)
+    return any([_mutate(v, CHANGED_MARK) for v in list(attributes.values())]) if isinstance(attributes, dict) else False
 
 
 RUNNERS = ("pytest", "_pytest", "hypothesis", "_hypothesis_pytestplugin", "pluggy", "py")
@@ -374,6 +419,11 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
     `spec["resume"]` names on. A widening that ran out of time or memory for a function is not
     tried on its later calls."""
     signal.signal(signal.SIGALRM, _alarm)
+
+    def at(k: int) -> None:
+        if spec.get("later"):  # the later world's clocks read the k-th input's moment as it starts
+            _clock_at(later_moment(k)[0])
+
     output = _StandardOutput()
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
     patience: Dict[Any, int] = {}  # function -> the calls it may still run for PATIENT_SECONDS
@@ -386,6 +436,7 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             emit(done(i, 0, twin_entry("", f"{NOT_RUN}not asked here")))
             continue
         emit(begun(i, -1, ""))
+        at(0)  # for its imports and what `_kept` calls
         blob = base64.b64decode(call["args"])
         gave_up_key = (call["module"], tuple(call["chain"]))
         gave_up = spent.setdefault(gave_up_key, [])
@@ -399,7 +450,8 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             words = [str(w) for w in call.get("words", ())]
             args, kwargs = pickle.loads(blob)
             owner = _classmethod_of(call["module"], call["chain"], args)
-            inputs = [("", blob), (TWICE, blob), (GROWN, blob), *([(ON_SUBCLASS, blob)] if owner else []),
+            inputs = [("", blob), (TWICE, blob), (GROWN, blob), (AFTER_CHANGED, blob),
+                      *([(ON_SUBCLASS, blob)] if owner else []),
                       *((name, pickle.dumps((a, k), protocol=4)) for name, a, k in
                         widenings(args, kwargs, constants, _kept(fn, args, kwargs), words, bool(spec.get("shapes")),
                                   call.get("names")))]
@@ -412,15 +464,16 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             """The k-th input's run (once more for PATIENT_SECONDS where it may have them), emitted.
             Returns what it did."""
             if name in gave_up:
-                emit(done(i, k, twin_entry(_said(name, call["name"], *_rebuilt(name, data, owner)),
-                                           f"{NOT_RUN}ran out of time or memory on an earlier call")))
+                emit(done(i, k, twin_entry(_said(name, call["name"], *_rebuilt(name, data, owner)), OUT_OF_TIME_BEFORE)))
                 return NOT_RUN
+            at(k)
             said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
             patient = False
             timed = name.startswith(SCALED)  # (the input that is timed always has the time it may need)
             if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0):
                 if not timed:
                     patience[gave_up_key] = patience.get(gave_up_key, PATIENT_TRIES) - 1
+                at(k)
                 said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, PATIENT_SECONDS)
                 did, patient = (PAST_PATIENCE, False) if did == OUT_OF_TIME else (did, True)
             if spent_all:
@@ -434,7 +487,7 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
                 continue
             emit(begun(i, k, _said(name, call["name"], *_rebuilt(name, data, owner))))
             did = run(k, name, data)
-            if name not in (TWICE, GROWN, ON_SUBCLASS) and not did.startswith(NOT_RUN):
+            if name not in (TWICE, GROWN, AFTER_CHANGED, ON_SUBCLASS) and not did.startswith(NOT_RUN):
                 answered.append((-len(did), len(answered), name, data))
         k = len(inputs)  # the SCALED input comes last
         for _, _, name, data in sorted(answered) if spec.get("patient") and k >= first else ():
@@ -451,6 +504,7 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             # last, after the calls that import what a function imports when first called; timed
             # on a quarter as many items too, where its lists are shorter than that
             quarter = scaled(*loaded, SCALED_ITEMS // 4)
+            at(k)
             small = _attempt(fn, name, pickle.dumps(quarter, protocol=4), owner, call, imported, output,
                              PATIENT_SECONDS) if quarter is not None else ("", NOT_RUN, 0.0, False)
             run(k, name, pickle.dumps(grown, protocol=4), None if small[1].startswith(NOT_RUN) else small[2])
@@ -481,11 +535,14 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
     args, kwargs = _rebuilt(name, data, owner)
     said = _said(name, call["name"], args, kwargs)
     unordered = bool(call.get("unordered"))
-    if name in (TWICE, GROWN):  # a sequence on the same objects: the first call, not compared
-        if _timed(fn, args, kwargs, seconds)[1] is not None:
+    if name in (TWICE, GROWN, AFTER_CHANGED):  # a sequence on the same objects: the first call, not compared
+        first, raised = _timed(fn, args, kwargs, seconds)
+        if raised is not None:
             return said, f"{NOT_RUN}its first call raised", 0.0, False
         if name == GROWN and not _grow(args, kwargs):
             return said, f"{NOT_RUN}no list or dict in its arguments to grow", 0.0, False
+        if name == AFTER_CHANGED and not _changed(first):
+            return said, f"{NOT_RUN}no list, dict or set in its first result to change", 0.0, False
     before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
     since = output.size()
     started = time.process_time()
@@ -501,10 +558,12 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
             isinstance(raised, MemoryError)
     did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
     after = _state(args, kwargs, unordered)
+    made = _objects_made(result, args, call) if raised is None else ""
     kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
     running = _still_running(threads)
     moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
     return said, ((did if after == before else f"{did}, leaving its arguments {after[:300]}")
+                  + (f"{OBJECT}{made}" if made else "")
                   + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
                   + (f"{WROTE}{wrote}" if wrote else "")
                   + (f"{IMPORTED}{imported}" if imported and not name else "")), took, False
@@ -813,14 +872,32 @@ def _in_any_order(value: Any) -> Any:
 
 
 def _in_thread(call: Any) -> Any:
-    """`_read_environment(call)`, made from a new thread (not the one that imported the module)."""
+    """`_read_environment(call)`, made from a new thread (not the one that imported the module),
+    within VARIANT_CALL_SECONDS (else raised _TimedOut; the thread is left to run)."""
     import threading
 
     done: List[Any] = []
-    worker = threading.Thread(target=lambda: done.append(_read_environment(call)))
+    worker = threading.Thread(target=lambda: done.append(_read_environment(call)), daemon=True)
     worker.start()
-    worker.join()  # the clean interpreter as a whole has its time limit
-    return done[0]
+    worker.join(VARIANT_CALL_SECONDS)
+    return done[0] if done else (None, _TimedOut(), [])
+
+
+def _variant_call(call: Any, thread: bool) -> Any:
+    """`_read_environment(call)` within VARIANT_CALL_SECONDS (else it raised _TimedOut), made on
+    this thread or (`thread`) a new one; a C loop, where no handler runs, ends the interpreter by
+    SIGPROF's default action after twice that and CPU_BACKSTOP_SECONDS of processor time."""
+    signal.setitimer(signal.ITIMER_PROF, 2 * VARIANT_CALL_SECONDS + CPU_BACKSTOP_SECONDS)
+    try:
+        if thread:
+            return _in_thread(call)
+        signal.setitimer(signal.ITIMER_REAL, VARIANT_CALL_SECONDS)
+        try:
+            return _read_environment(call)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
 
 
 def _child(spec_path: str, out_path: str) -> int:
@@ -837,8 +914,8 @@ def _child(spec_path: str, out_path: str) -> int:
             f.flush()  # in the kernel's hands: an interpreter that ends next loses nothing
 
         if spec.get("twin"):
-            _move_clock(int(spec.get("offset", 0)))
-            if spec.get("other_machine"):
+            if spec.get("later"):
+                _move_clock(later_moment(0)[0] - _REAL_TIME())
                 _other_machine(str(spec.get("own", "")))
             sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
             if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
@@ -854,17 +931,22 @@ def _child(spec_path: str, out_path: str) -> int:
 def _variant(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
     """A clean variant: each call from `spec["resume"]`'s on, as it was made under the test."""
     from_call = int((spec.get("resume") or (0, 0))[0])
+    signal.signal(signal.SIGALRM, _alarm)
+    spent: Set[Any] = set()  # the functions a call of which ran out of time here
     unavailable = other_world() if spec.get("other_world") else None
-    if unavailable is None:
-        _move_clock(int(spec["offset"]))
-        _watch_environment()
-        sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
-        sys.path[:] = list(spec["sys_path"])
+    if unavailable is not None:
+        for i in range(from_call, len(spec["calls"])):
+            emit(done(i, 0, twin_entry("", f"{NOT_RUN}{unavailable}")))
+        return
+    _move_clock(int(spec["offset"]))
+    _watch_environment()
+    sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
+    sys.path[:] = list(spec["sys_path"])
     for i, call in enumerate(spec["calls"]):
         if i < from_call:
             continue
-        if unavailable is not None:
-            emit(done(i, 0, twin_entry("", f"{NOT_RUN}{unavailable}")))
+        if (call["module"], tuple(call["chain"])) in spent:
+            emit(done(i, 0, twin_entry("", OUT_OF_TIME_BEFORE)))
             continue
         for attempt in range(2 if spec["again"] else 1):
             emit(begun(i, attempt, ""))
@@ -876,15 +958,21 @@ def _variant(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
                                                      f"{str(e)[:200]})")))
                 break
             call_it = (lambda: _drained(fn(*args, **kwargs)))  # noqa: E731
-            result, raised, read = _in_thread(call_it) if spec.get("thread") else _read_environment(call_it)
+            result, raised, read = _variant_call(call_it, bool(spec.get("thread")))
+            if isinstance(raised, _TimedOut):  # where the test got an answer
+                spent.add((call["module"], tuple(call["chain"])))
+                emit(done(i, attempt, twin_entry("", VARIANT_STILL_RUNNING)))
+                break
             yielded = type(result) is _Yielded
             result = list(result) if yielded else result
             if read:  # what it did depends on more than its arguments, whatever it returned
                 emit(done(i, attempt, twin_entry("", f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")))
                 break
             emit(done(i, attempt, twin_entry("", outcome_of(result, raised) + (YIELDED if yielded else ""))))
-            if attempt == 0 and (raised is not None or not _mutate(result, object())):
-                break  # nothing shared to mutate: the second call would say nothing new
+            # (the result itself, not its attributes: an object that refers to a module's table, at
+            # the base as at the head, is judged against the base by the twins, `_changed`)
+            if attempt == 0 and (raised is not None or not _mutate(result, CHANGED_MARK)):
+                break  # nothing shared to change: the second call would say nothing new
 
 
 if __name__ == "__main__":

@@ -89,13 +89,19 @@ class _MutantLoader(importlib.machinery.SourceFileLoader):
         if not self.mutant.served:  # said before the mutated code runs (MUTANT_SERVED_RELPATH)
             self.mutant.served = True
             try:
-                path = os.path.join(self.mutant.root, EXTRA_OUTPUT, *MUTANT_SERVED_RELPATH.split("/"))
-                os.makedirs(os.path.dirname(path), exist_ok=True)
-                with open(path, "w", encoding="utf-8") as f:
-                    f.write(self.mutant.id)
+                _write_extra_output(self.mutant.root, MUTANT_SERVED_RELPATH, self.mutant.id.encode("utf-8"))
             except OSError:
                 pass  # not said: a session that then leaves no results stays an error
         return compile(self.mutant.source, self.path, "exec", dont_inherit=True)
+
+
+def _write_extra_output(root: str, relpath: str, data: bytes) -> None:
+    """`data` at `relpath` (slash-separated) in the sandbox's extra output, whole or not at all."""
+    path = os.path.join(root, EXTRA_OUTPUT, *relpath.split("/"))
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path + ".tmp", "wb") as f:
+        f.write(data)
+    os.replace(path + ".tmp", path)
 
 
 class _MutantFinder:
@@ -677,7 +683,7 @@ class _Sampler:
                 out_calls.append(CR.Call(key[0], key[1], key[2], input_shown or shown, did,
                                          (*results, (CR.BASE, then))))
                 if "later-head" in twins and not then.startswith(CR.NOT_RUN) and CR.same(did, then):  # type: ignore[operator]
-                    # The same input later and elsewhere (CR.LATER_AT): shown only where it
+                    # The same input later and elsewhere (CR.LATER_MOMENTS): shown only where it
                     # tells the head from the base, which the first world did not.
                     # The head's code must do something else there than here: a base that did
                     # something else later (a head that no longer depends on the world) is no
@@ -687,7 +693,7 @@ class _Sampler:
                                              for side in ("later-head", "later-base"))
                     if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later) \
                             and did_later != did:
-                        out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later)}",
+                        out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later, k)}",
                                                  did_later, ((CR.BASE, then_later),)))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
 
@@ -758,7 +764,7 @@ class _Sampler:
                pure: Sequence[bool] = ()) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
-        mutant's session, the head's and the base's again later and elsewhere (CR.LATER_AT: the
+        mutant's session, the head's and the base's again later and elsewhere (CR.LATER_MOMENTS: the
         clocks at a fixed moment; `later`, from CR.later_environment, set in the environment; a third hash seed;
         CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
         of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
@@ -766,23 +772,22 @@ class _Sampler:
         where the head's does what the base's did."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
         again = (7, None) if _MUTANT is None else (6, {os.path.join(root, _MUTANT.path): _MUTANT.source})
-        sides: List[Tuple[str, int, Any, int, Dict[str, str]]] = [
-            ("head", 6, None, 0, {}), ("again", *again, 0, {}), ("base", 6, sources, 0, {})]
+        sides: List[Tuple[str, int, Any, bool, Dict[str, str]]] = [
+            ("head", 6, None, False, {}), ("again", *again, False, {}), ("base", 6, sources, False, {})]
         if _MUTANT is None:
-            by = CR.later_offset(time.time())  # one offset for both sides
-            sides += [("later-head", 8, None, by, later), ("later-base", 8, sources, by, later)]
-        sides += [(f"{SEED_SIDE}{n}", n, None, 0, {}) for n in seeds]
+            sides += [("later-head", 8, None, True, later), ("later-base", 8, sources, True, later)]
+        sides += [(f"{SEED_SIDE}{n}", n, None, False, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
-        for side, seed, served, offset, world in sides:
+        for side, seed, served, in_later, world in sides:
             asked = spec_calls if not side.startswith(SEED_SIDE) else \
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed),
-                   **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if offset else {})}
+                   **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if in_later else {})}
             spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                     "patient": _MUTANT is None and side in ("head", "base"),
-                    "shapes": _MUTANT is not None, "offset": offset, "other_machine": bool(offset),
+                    "shapes": _MUTANT is not None, "later": in_later,
                     "own": os.path.abspath(root)}
-            out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if offset else [],
+            out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if in_later else [],
                                          script, errors, CR.CHILD_TIMEOUT * 4)
         return out
 
@@ -1444,11 +1449,7 @@ class Recorder:
         self._write_file(RESULTS_RELPATH, dumps(results))
 
     def _write_file(self, relpath: str, data: bytes) -> None:
-        path = os.path.join(self.root, EXTRA_OUTPUT, *relpath.split("/"))
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path + ".tmp", "wb") as f:
-            f.write(data)
-        os.replace(path + ".tmp", path)
+        _write_extra_output(self.root, relpath, data)
 
 
 # -- registration ----------------------------------------------------------------------------------

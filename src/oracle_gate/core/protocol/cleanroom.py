@@ -90,17 +90,22 @@ HASH_SEED = "hash-seed"  # the head's code on a widened input in a twin with ano
 # not (and a diff can pick strings that agree under seeds it knows), so the seeds come from the
 # head's sources, which the diff cannot change without changing them.
 MORE_HASH_SEEDS = 4
-# The twins' second world: the clocks at one fixed moment about 30 years ahead (past a date bomb,
-# and 2038), in a time zone 14 hours east of UTC (LATER_TZ, a POSIX rule: no tz database needed),
-# where it is a leap day while UTC's date is the day before (a month of 29 days, where
-# `date(year, month, 31)` or a "last day of the month" rolls over; code that mixes the local and
-# the UTC date tells them apart), and every word the diff's code names that could name an
-# environment variable set to "1" (a knob the diff reads, unset wherever the tests and the first
-# twins run). The head's and the base's code run there alike; a difference shows only what the
-# diff changes, whatever the world.
-LATER_AT = 2_718_964_800  # 2056-02-28T12:00:00Z, 2056-02-29 02:00 at UTC+14
+# The twins' second world: the clocks about 30 years ahead (past a date bomb, and 2038), in a time
+# zone 14 hours east of UTC (LATER_TZ, a POSIX rule: no tz database needed), and every word the
+# diff's code names that could name an environment variable set to "1" (a knob the diff reads,
+# unset wherever the tests and the first twins run). The clocks read one of two moments at the start
+# of each input (LATER_MOMENTS, by the input's place among its call's: `later_moment`), each a
+# calendar's edge no day of a test run is sure to reach:
+# - a leap day while UTC's date is the day before (a month of 29 days, where `date(year, month,
+#   31)` or a "last day of the month" rolls over, a year on where February 29 is not; code that
+#   mixes the local and the UTC date tells them apart);
+# - the last half-minute of a 31st before a month of 29 days (a day, hour or minute moved on by
+#   `replace` is out of range; the same day of the next month is not a date).
+# The head's and the base's code run there alike; a difference shows only what the diff changes,
+# whatever the world.
+LATER_MOMENTS = ((2_718_964_800, "2056-02-29 at 02:00, UTC+14 (2056-02-28 in UTC)"),  # 2056-02-28T12:00:00Z
+                 (2_716_538_370, "2056-01-31 at 23:59:30, UTC+14"))  # 2056-01-31T09:59:30Z
 LATER_TZ = "<+14>-14"
-LATER_DATE = "2056-02-29 at 02:00, UTC+14 (2056-02-28 in UTC)"
 LATER_VALUE = "1"
 # The later world's machine, for the head and the base alike: the interpreter runs under `-O`
 # (`assert` statements and `__debug__` blocks are gone, as in a deployment that runs it so), the
@@ -136,24 +141,25 @@ def later_environment(words: Iterable[str]) -> Dict[str, str]:
     return {name: LATER_VALUE for name in sorted(names)[:WORLD_WORDS]}
 
 
-def later_shown(environment: Mapping[str, str]) -> str:
-    """How a call in the later world is named in a verdict."""
-    names = ", ".join(f"{k}={v}" for k, v in sorted(environment.items()))
-    return f"[on {LATER_DATE}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
+def later_moment(k: int) -> Tuple[int, str]:
+    """The moment (seconds since the epoch, and how it is named) the later world's clocks read at
+    the start of its call's `k`-th input: the head's and the base's alike."""
+    return LATER_MOMENTS[k % len(LATER_MOMENTS)]
+
+
+def later_shown(environment: Mapping[str, str], k: int) -> str:
+    """How the `k`-th input of a call in the later world is named in a verdict."""
+    names = ", ".join(f"{name}={value}" for name, value in sorted(environment.items()))
+    return f"[on {later_moment(k)[1]}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
 
 
 def clipped(shown: str, chars: int) -> str:
     """A call as a verdict shows it: its first `chars` characters, and the later world it ran in
     (`later_shown`, at its end) whole, since that world is what told the head from the base."""
-    call, mark, world = shown.rpartition(f" [on {LATER_DATE}, ")
+    call, mark, world = max((shown.rpartition(f" [on {date}, ") for _, date in LATER_MOMENTS), key=lambda p: (bool(p[1]), len(p[0])))
     if not mark:
         return shown[:chars]
     return f"{call[:chars]}{mark}{world}"
-
-
-def later_offset(now: float) -> int:
-    """How far the later world's clocks are moved from `now` (seconds): to LATER_AT."""
-    return int(LATER_AT - now)
 
 
 BASE_ENV = "ORACLE_GATE_CLEANROOM_BASE"
@@ -611,11 +617,16 @@ TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
 BY_NAME = "every argument passed by its parameter's name at the base"
-# Two calls on the same objects, the second compared: made twice in a row, and made again after
+# Two calls on the same objects, the second compared: made twice in a row, made again after
 # each list or dict in its arguments (or their attributes) grew by a copy of an item. A result kept
 # outside the objects (a module-level cache keyed on them, the last call remembered) shows there.
 TWICE = "the same call made twice in a row"
 GROWN = "made again after its arguments grew"
+# And made again after CHANGED_MARK was added to its first result (a list, dict or set, or each such
+# value among the result's attributes): a result the base builds afresh, where the head hands every
+# caller the same object (a memo, a module-level default), shows the first caller's change.
+AFTER_CHANGED = "made again after its first result was changed"
+CHANGED_MARK = "oracle-gate: added to the first call's result"
 # A classmethod called on a subclass of its class (made in the twin, named after it): a method that
 # builds its own class by name (`Store(...)` for `cls(...)`) gives a subclass's callers the parent.
 ON_SUBCLASS = "called on a subclass of its class"
@@ -836,6 +847,14 @@ class CleanroomResults:
 NOT_RUN = "not run: "
 PAST_PATIENCE = f"{NOT_RUN}ran out of time, also when given {PATIENT_SECONDS:g} s"
 STILL_RUNNING = f"still running after {PATIENT_SECONDS:g} s"
+# A clean variant gives each call it replays VARIANT_CALL_SECONDS (a call the test made and got an
+# answer from: Hypothesis' deadline is 0.2 s); one still running then (a loop that waits out a
+# date, or a lock only another thread would release) did something else than under the test:
+# VARIANT_STILL_RUNNING, a difference. The variant goes on with the next call; the same
+# function's later calls there are not run (`OUT_OF_TIME_BEFORE`).
+VARIANT_CALL_SECONDS = 10.0
+VARIANT_STILL_RUNNING = f"still running after {VARIANT_CALL_SECONDS:g} s"
+OUT_OF_TIME_BEFORE = f"{NOT_RUN}ran out of time or memory on an earlier call"
 # What the clean interpreter says of a call that read the process environment (os.environ or
 # os.environb) while it ran: never what a call did under the test, so always a difference.
 READ_ENVIRONMENT = "read the environment ("
@@ -853,6 +872,13 @@ YIELDED = ", yielded by a generator"
 # copy): changing it after the call changes the call's result or another argument (a store that
 # keeps its caller's dict, whose later credits change the caller's opening balances).
 KEPT = ", and keeps its caller's "
+# What a twin adds to a call's outcome where it returned, or (a method) was called on, an object of
+# a class its own module defines: what a caller may do with such an object (hash it, as a set or a
+# dict's key does; refer to it weakly; give it new attributes; find it equal to a copy of itself).
+# A declaration changes those without changing a value (`@dataclass` over a hand-written
+# `__init__` makes instances unhashable and equal by value; `__slots__` takes weak references and
+# new attributes away): compared head against base like the rest.
+OBJECT = ", and an object of its module's class it returned or was called on is "
 
 
 # What a twin adds to a call's outcome where the call left the process otherwise than it found it
