@@ -765,7 +765,7 @@ class _Sampler:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
         mutant's session, the head's and the base's again later and elsewhere (CR.LATER_MOMENTS: the
-        clocks at a fixed moment; `later`, from CR.later_environment, set in the environment; a third hash seed;
+        clocks at two fixed moments by turns; `later`, from CR.later_environment, set in the environment; a third hash seed;
         CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
         of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
