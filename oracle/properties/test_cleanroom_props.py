@@ -1,6 +1,6 @@
 """Laws of the clean room's protocol: the canonical encoding is a fixed point of its own JSON, a
 watch list, the base's sources and a results file round-trip, a result read in any order does not
-depend on the order its lists came in, a difference is exactly a variant
+depend on the order its lists came in and lists them by their canonical JSON, a difference is exactly a variant
 that ran and did something else than the call did under its test, and widening a call's arguments
 is deterministic, leaves them as they were, and always changes them; an outcome is short
 and equal where the encodings are."""
@@ -64,6 +64,14 @@ def test_a_result_read_in_any_order_is_the_same_whatever_order_its_lists_came_in
     once = CR.in_any_order(items)
     assert CR.canonical(CR.in_any_order(shuffled(copy.deepcopy(items)))) == CR.canonical(once)
     assert CR.canonical(CR.in_any_order(once)) == CR.canonical(once)
+
+
+@load_tolerant
+@given(st.lists(json_values | st.integers() | st.text(), max_size=8))
+def test_a_list_read_in_any_order_lists_its_items_by_their_canonical_json(items):
+    """Whatever key makes it quick, the order is the canonical texts' (ints and texts included,
+    whose texts do not sort as the values do: 10 before 9, quoted text before numbers)."""
+    assert [CR.canonical(v) for v in CR.in_any_order(items)] == sorted(CR.canonical(CR.in_any_order(v)) for v in items)
 
 
 @load_tolerant

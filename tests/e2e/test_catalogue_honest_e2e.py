@@ -1,4 +1,6 @@
-"""Catalogue families: honest (see catalogue.py and catalogue_runner.py)."""
+"""Catalogue families: honest (see catalogue.py and catalogue_runner.py).
+Its first half (every other entry from the first; test_catalogue_honest2_e2e.py runs the rest: a
+part of some 5 minutes, so that no part runs alone at the end of the suite for long)."""
 from e2e.catalogue_runner import make_tests
 
-repo, test_catalogue = make_tests(('honest',))
+repo, test_catalogue = make_tests(('honest',), share=(0, 2))

@@ -13,7 +13,7 @@ import zlib
 
 import pytest
 
-from oracle_gate.core.ladder.mutants import (KINDS, FileToMutate, changed_lines, line_mutants, moved_in, mutant_id,
+from oracle_gate.core.ladder.mutants import (KINDS, FileToMutate, changed_lines, inert, line_mutants, message_parts, moved_in, mutant_id,
                                              mutants, removed_lines, removed_rejections)
 from oracle_gate.core.protocol.mutant_payload import (ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env,
                                                       encode_mutant_env)
@@ -935,3 +935,29 @@ def test_an_integer_taken_from_a_true_division_is_judged_against_floor_division(
         namespace = {"math": __import__("math"), "operator": __import__("operator")}
         exec(compile(floors[0].source, "m.py", "exec"), namespace)
         assert namespace["split"](2**60 + 1, 3) == divmod(2**60 + 1, 3)
+
+
+def test_a_log_line_that_fetches_its_logger_and_reads_a_clock_is_arid():
+    """An honest debug line as much real code writes it: the logger fetched in the statement
+    (`logging.getLogger(__name__).debug(...)`), today's date or the time among its arguments (a
+    patch adding one was `NUMB` for its message's mutant). A logger fetched by a call that can do
+    more, or a message that pops a dict, is code."""
+    source = textwrap.dedent('''\
+        import datetime
+        import logging
+
+
+        def credit(balances, account, cents):
+            logging.getLogger(__name__).debug("credit on %s", datetime.date.today())
+            logging.getLogger("billing").info("at %s", datetime.datetime.now().isoformat(), extra={"n": len(balances)})
+            logging.getLogger(named(balances)).debug("credited")
+            logging.getLogger(__name__).debug("popped %s", balances.pop(account, 0))
+            balances[account] = balances.get(account, 0) + cents
+            return balances[account]
+        ''')
+    plan = line_mutants([FileToMutate("pkg/store.py", source, (("credit", (5, 11)),), changed_lines(None, source))],
+                        100, 100)
+    assert sorted({m.line for _, m in plan.mutants}) == [9, 10, 11], [m.description for _, m in plan.mutants]
+    statements = {n.lineno: n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Expr)}
+    assert [line for line in (6, 7, 8, 9) if message_parts(statements[line]) is not None
+            and all(inert(p) for p in message_parts(statements[line]))] == [6, 7]

@@ -33,7 +33,7 @@ try:
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
                                            OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
-                                           AFTER_CHANGED, CHANGED_MARK, OBJECT,
+                                           AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,
                                            WRITTEN_CHARS, WROTE, YIELDED,
                                            canonical, later_moment, in_any_order, outcome_of, scaled, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
@@ -45,7 +45,7 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
                                     WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
-                                    AFTER_CHANGED, CHANGED_MARK, OBJECT,  # pants: no-infer-dep
+                                    AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,  # pants: no-infer-dep
                                     later_moment, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
@@ -425,6 +425,10 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             _clock_at(later_moment(k)[0])
 
     output = _StandardOutput()
+    # inputs another twin's answers already leave uncompared (cleanroom.NOT_ASKED), and those not
+    # given PATIENT_SECONDS: (call, input) -> how the input is shown, checked before it is skipped
+    unasked = {(i, k): text for i, k, text in spec.get("unasked", ())}
+    impatient = {(i, k): text for i, k, text in spec.get("impatient", ())}
     spent: Dict[Any, List[str]] = {}  # function -> the widenings that ran out of time or memory
     patience: Dict[Any, int] = {}  # function -> the calls it may still run for PATIENT_SECONDS
     from_call, from_input = spec.get("resume") or (0, 0)
@@ -433,7 +437,7 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             continue
         first = from_input if i == from_call else 0  # the first input of this call to run here
         if call.get("skip"):  # a call this twin is not asked about (another seed's, for a pure region only)
-            emit(done(i, 0, twin_entry("", f"{NOT_RUN}not asked here")))
+            emit(done(i, 0, twin_entry("", NOT_ASKED)))
             continue
         emit(begun(i, -1, ""))
         at(0)  # for its imports and what `_kept` calls
@@ -470,7 +474,8 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
             patient = False
             timed = name.startswith(SCALED)  # (the input that is timed always has the time it may need)
-            if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0):
+            if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0) \
+                    and (timed or impatient.get((i, k)) != said):
                 if not timed:
                     patience[gave_up_key] = patience.get(gave_up_key, PATIENT_TRIES) - 1
                 at(k)
@@ -485,7 +490,11 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
         for k, (name, data) in enumerate(inputs):
             if k < first:
                 continue
-            emit(begun(i, k, _said(name, call["name"], *_rebuilt(name, data, owner))))
+            said = _said(name, call["name"], *_rebuilt(name, data, owner))
+            emit(begun(i, k, said))
+            if unasked.get((i, k)) == said:
+                emit(done(i, k, twin_entry(said, NOT_ASKED)))
+                continue
             did = run(k, name, data)
             if name not in (TWICE, GROWN, AFTER_CHANGED, ON_SUBCLASS) and not did.startswith(NOT_RUN):
                 answered.append((-len(did), len(answered), name, data))

@@ -424,6 +424,12 @@ def _side(twin: List[List[str]], k: int) -> str:
     return said[0] if said and said[0].startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
 
 
+def _unanswered(*twins: List[List[List[Any]]]) -> List[Tuple[int, int, str]]:
+    """(call, input, how it is shown) for each input one of `twins` did not answer (CR.NOT_RUN)."""
+    return sorted({(i, k, entry[0]) for twin in twins for i, entries in enumerate(twin)
+                   for k, entry in enumerate(entries) if entry[1].startswith(CR.NOT_RUN)})
+
+
 def _patient(twin: List[List[Any]], k: int) -> bool:
     """Whether one twin answered the k-th input only when given CR.PATIENT_SECONDS."""
     return k < len(twin) and CR.entry_patient(twin[k])
@@ -769,7 +775,8 @@ class _Sampler:
         CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
         of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
-        where the head's does what the base's did."""
+        where the head's does what the base's did. The head's twin runs first: the others skip what
+        its answers leave uncompared (`_unanswered`)."""
         sources = {os.path.join(root, path): text for path, text in self.base.items()}
         again = (7, None) if _MUTANT is None else (6, {os.path.join(root, _MUTANT.path): _MUTANT.source})
         sides: List[Tuple[str, int, Any, bool, Dict[str, str]]] = [
@@ -783,10 +790,18 @@ class _Sampler:
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
             env = {**world, "PATH": os.environ.get("PATH", os.defpath), "PYTHONHASHSEED": str(seed),
                    **CR.LOCALE_ENV, **({"TZ": CR.LATER_TZ} if in_later else {})}
+            # An input the head's twin did not answer (it ran out of time, its first call raised) is
+            # compared nowhere (`replay`): no other twin runs it, but the base's in the head's
+            # session (a head still running where the base answers is a difference, CR.outlasted),
+            # which then gives it no more time. The later twins compare only where both answered.
+            unanswered = [] if side == "head" else \
+                _unanswered(out["head"], *([out["base"]] if side.startswith("later-") else []))
+            skipped = [] if side == "base" and _MUTANT is None else unanswered
             spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                     "patient": _MUTANT is None and side in ("head", "base"),
                     "shapes": _MUTANT is not None, "later": in_later,
-                    "own": os.path.abspath(root)}
+                    "own": os.path.abspath(root), "unasked": skipped,
+                    "impatient": unanswered if side == "base" else []}
             out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if in_later else [],
                                          script, errors, CR.CHILD_TIMEOUT * 4)
         return out

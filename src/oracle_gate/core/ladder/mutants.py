@@ -500,7 +500,9 @@ _PURE_CALLS = frozenset({"len", "str", "repr", "int", "float", "bool", "type", "
                          "getattr", "hasattr"})
 _PURE_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit",
                            "replace", "startswith", "endswith", "encode", "decode", "hex", "isoformat", "strftime",
-                           "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds"})
+                           "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds",
+                           # and the clocks' reads: `datetime.date.today()`, `datetime.datetime.now()`, `time.time()`
+                           "today", "now", "utcnow", "time", "monotonic", "perf_counter"})
 
 
 def inert(node: Optional[ast.AST]) -> bool:
@@ -531,6 +533,11 @@ def message_parts(node: ast.AST) -> Optional[List[Any]]:
         head, _, method = name.rpartition(".")
         if name in _LOG_FUNCTIONS or (method in _LOG_METHODS and (head == "logging" or "log" in head.lower())):
             return [*call.args, *(k.value for k in call.keywords)]
+        # the logger fetched in the statement itself: `logging.getLogger(__name__).debug(...)`
+        fetched = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if isinstance(fetched, ast.Call) and dotted(fetched.func).rpartition(".")[2] == "getLogger" \
+                and call.func.attr in _LOG_METHODS:  # type: ignore[attr-defined]
+            return [*call.args, *(k.value for k in call.keywords), *fetched.args, *(k.value for k in fetched.keywords)]
     return None
 
 

@@ -100,11 +100,14 @@ MORE_HASH_SEEDS = 4
 #   31)` or a "last day of the month" rolls over, a year on where February 29 is not; code that
 #   mixes the local and the UTC date tells them apart);
 # - the last half-minute of a 31st before a month of 29 days (a day, hour or minute moved on by
-#   `replace` is out of range; the same day of the next month is not a date).
+#   `replace` is out of range; the same day of the next month is not a date);
+# - the last half-minute of a year (the month after December is not month 13: `date(year,
+#   month + 1, 1)` for the first of the next month raises only in December).
 # The head's and the base's code run there alike; a difference shows only what the diff changes,
 # whatever the world.
 LATER_MOMENTS = ((2_718_964_800, "2056-02-29 at 02:00, UTC+14 (2056-02-28 in UTC)"),  # 2056-02-28T12:00:00Z
-                 (2_716_538_370, "2056-01-31 at 23:59:30, UTC+14"))  # 2056-01-31T09:59:30Z
+                 (2_716_538_370, "2056-01-31 at 23:59:30, UTC+14"),  # 2056-01-31T09:59:30Z
+                 (2_745_482_370, "2056-12-31 at 23:59:30, UTC+14"))  # 2056-12-31T09:59:30Z
 LATER_TZ = "<+14>-14"
 LATER_VALUE = "1"
 # The later world's machine, for the head and the base alike: the interpreter runs under `-O`
@@ -329,10 +332,20 @@ def in_any_order(value: Any) -> Any:
     """`value` with every list and tuple in it sorted by its items' canonical JSON: what a
     concurrent function returns, read apart from the order its threads happened to finish in."""
     if type(value) in (list, tuple):  # a tuple stays one (`folded`)
-        return type(value)(sorted((in_any_order(v) for v in value), key=canonical))
+        return type(value)(sorted((in_any_order(v) for v in value), key=order_key))
     if type(value) is dict:
         return {k: in_any_order(v) for k, v in value.items()}
     return value
+
+
+def order_key(value: Any) -> str:
+    """`canonical(value)`, the same text, made without the encoder's set-up for an int or a text:
+    a widened input's list of 65,536 numbers is sorted in milliseconds, not in seconds."""
+    if type(value) is int:
+        return int.__repr__(value)
+    if type(value) is str:
+        return json.encoder.encode_basestring_ascii(value)  # what json.dumps writes for a str
+    return canonical(value)
 
 
 def encode_base(sources: Mapping[str, str]) -> str:
@@ -855,6 +868,9 @@ STILL_RUNNING = f"still running after {PATIENT_SECONDS:g} s"
 VARIANT_CALL_SECONDS = 10.0
 VARIANT_STILL_RUNNING = f"still running after {VARIANT_CALL_SECONDS:g} s"
 OUT_OF_TIME_BEFORE = f"{NOT_RUN}ran out of time or memory on an earlier call"
+# What a twin says of a call or an input it was not asked to run: another seed's call, or an input
+# whose outcome could not be compared anyway (plugin's `_twins`: one the head's twin did not answer).
+NOT_ASKED = f"{NOT_RUN}not asked here"
 # What the clean interpreter says of a call that read the process environment (os.environ or
 # os.environb) while it ran: never what a call did under the test, so always a difference.
 READ_ENVIRONMENT = "read the environment ("

@@ -1,0 +1,4 @@
+"""Catalogue family outside: its fourth quarter (every fourth entry from the fourth; see test_catalogue_c_e2e.py)."""
+from e2e.catalogue_runner import make_tests
+
+repo, test_catalogue = make_tests(("outside",), share=(3, 4))
