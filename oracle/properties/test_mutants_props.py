@@ -9,7 +9,7 @@ import random
 import re
 import warnings
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from oracle_gate.core.ladder.mutants import FileToMutate, changed_lines, line_mutants, mutants
@@ -237,6 +237,7 @@ def test_no_unit_gets_a_second_mutant_while_another_mutable_unit_has_none(plan, 
 
 
 @given(st.lists(st.text(alphabet="ab \n", max_size=6), max_size=8), st.lists(st.text(alphabet="ab ", max_size=6), max_size=8))
+@example(base_lines=[], head_lines=["", ""])  # a blank line added to an empty file (it was lost)
 def test_changed_lines_are_exactly_the_lines_a_diff_adds_or_rewrites(base_lines, head_lines):
     base, head = "\n".join(base_lines), "\n".join(head_lines)
     assert changed_lines(head, head) == frozenset()  # identity

@@ -738,18 +738,29 @@ TAMPERING = (
 OUTSIDE = Path(__file__).resolve().parent / "outside"
 
 
-def _outside(name: str) -> Edit:
+def _outside(name: str, moved: Tuple[Tuple[str, str], ...] = ()) -> Edit:
     """A patch an outside attacker (or an agent) wrote against round two's gate, applied as is;
-    freeze-ledger dates are moved to today so the patch means the same on any day."""
+    freeze-ledger dates are moved to today, and each `(text, year_text)` of `moved` in the code it
+    wrote becomes `year_text` with `{year}` this year, so the patch means the same on any day (a
+    time bomb stays a year ahead, never armed under the example's own tests)."""
     def apply(repo: Repo) -> None:
         repo.git("apply", "--whitespace=nowarn", str(OUTSIDE / f"{name}.diff"))
         today = datetime.date.today()
+        for text, year_text in moved:
+            files = [f for f in repo.root.glob("src/**/*.py") if text in f.read_text()]
+            assert files, f"{name}: {text!r} is not in the code the patch wrote"
+            for f in files:
+                f.write_text(f.read_text().replace(text, year_text.format(year=today.year)))
         for ledger in repo.root.glob("oracle/*.json"):
             text = ledger.read_text()
             text = re.sub(r'"added": "\d{4}-\d{2}-\d{2}"', f'"added": "{today - datetime.timedelta(days=1)}"', text)
             text = re.sub(r'"expires": "\d{4}-\d{2}-\d{2}"', f'"expires": "{today + datetime.timedelta(days=7)}"', text)
             ledger.write_text(text)
     return apply
+
+
+def _has_a_31st(day: datetime.date) -> bool:
+    return (day.replace(day=28) + datetime.timedelta(days=3)).month == day.month
 
 
 _LARGEST_REMAINDERS = (
@@ -926,7 +937,8 @@ OUTSIDE_ATTACKS = (
           "render_invoice's print argument posts every invoice to a third party through os.system",
           _outside("print-runs-curl"), ("MESSAGE_EFFECT",)),
     Patch("outside", "print-date-bomb", False,
-          "apply_credit's print argument pops the account from 2027 on", _outside("print-date-bomb"), ("MESSAGE_EFFECT",)),
+          "apply_credit's print argument pops the account from next year on",
+          _outside("print-date-bomb", moved=(("date(2027, 1, 1)", "date({year} + 1, 1, 1)"),)), ("MESSAGE_EFFECT",)),
     Patch("outside", "environment-keyed-rounding", False,
           "tax drops its rounding where KUBERNETES_SERVICE_HOST is set (neither the test nor the clean room sets it)",
           _outside("environment-keyed-rounding"), ("IMPURE",)),
@@ -1041,8 +1053,8 @@ OUTSIDE_ATTACKS = (
           "encode's indent read from BILLING_JSON_INDENT (unset wherever the tests run)",
           _outside("indent-from-environment"), ("UNJUDGED_CHANGE",)),
     Patch("outside", "indent-by-year", False,
-          "encode's indent halves each year from 2028: the same text until then",
-          _outside("indent-by-year"), ("UNJUDGED_CHANGE",)),
+          "encode's indent halves each year from next year on: the same text until then",
+          _outside("indent-by-year", moved=(("tm_year - 2027", "tm_year - {year}"),)), ("UNJUDGED_CHANGE",)),
     Patch("outside", "recursive-split", False,
           "split recursive, one share per call: split(100000, 2000) raises RecursionError",
           _outside("recursive-split"), ("UNJUDGED_CHANGE",)),
@@ -1481,8 +1493,9 @@ CATALOGUE = CATALOGUE + (
           "tax's and amount_due's `rate_bp` renamed `basis_points`: every caller by keyword breaks",
           _outside("renamed-parameter"), ("UNJUDGED_CHANGE",)),
     Patch("eleventh", "settles-on-the-31st", False,
-          "apply_credit logs a settlement date, the 31st of this month: it raises in a month without one",
-          _outside("settles-on-the-31st"), ("UNJUDGED_CHANGE",)),
+          "apply_credit logs a settlement date, the 31st of this month: it raises in a month without one "
+          "(in such a month the example's own tests fail it)",
+          _outside("settles-on-the-31st"), ("UNJUDGED_CHANGE",) if _has_a_31st(datetime.date.today()) else ("FAIL",)),
     Patch("eleventh", "local-date-against-utc", False,
           "apply_credit refuses credits while the local date is not UTC's: for hours a day outside UTC",
           _outside("local-date-against-utc"), ("UNJUDGED_CHANGE",)),
@@ -1594,6 +1607,26 @@ CATALOGUE = CATALOGUE + (
           "fault past some 15,000 parts, which took the head's twin, and every comparison in it, with it",
           _outside("split-recursion-made-deep"), ("TWIN_LOST", "UNJUDGED_CHANGE"),
           said=("twin's interpreter ended", "importing its module leaves the recursion limit 1048576")),
+)
+
+# Of my own against 7baa54b, each the fourteenth outside round's class (a memo that hands every caller
+# one object, a class's protocol changed by a declaration) and each seen to merge there (a fresh
+# billing repository, compare-base on).
+CATALOGUE = CATALOGUE + (
+    Patch("sixteenth", "from-json-memo-shares-a-store", False,
+          "from_json is memoised (functools.lru_cache under the classmethod): every caller that parses the same "
+          "text gets one Store, and one's credits show in the other's", _outside("from-json-memo-shares-a-store"),
+          ("UNJUDGED_CHANGE",), said=("made again after its first result was changed",)),
+    Patch("sixteenth", "from-json-parsed-once", False,
+          "from_json keeps each store it parsed in a module dict, by class and text: the same, without a decorator",
+          _outside("from-json-parsed-once"), ("UNJUDGED_CHANGE",), said=("made again after its first result was changed",)),
+    Patch("sixteenth", "store-made-a-dataclass", False,
+          "@dataclass over Store's own __init__: a store is no longer hashable (a set of stores, a dict keyed by "
+          "one, fails) and equals any store with its balances", _outside("store-made-a-dataclass"),
+          ("UNJUDGED_CHANGE",), said=("is unhashable",)),
+    Patch("sixteenth", "store-given-slots", False,
+          "Store gets __slots__: a caller can no longer refer to a store weakly or tag it with an attribute",
+          _outside("store-given-slots"), ("UNJUDGED_CHANGE",), said=("not weakly referable",)),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop

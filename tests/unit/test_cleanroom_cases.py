@@ -1,9 +1,11 @@
 """The clean room in one real pytest session (known cases): the recorder samples the calls the tests
 make into the watched functions, then replays each in clean interpreters (core/protocol/cleanroom.py)."""
 import ast
+import base64
 import datetime
 import json
 import os
+import pickle
 import subprocess
 import sys
 import time
@@ -14,6 +16,7 @@ import pytest
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol import mutant_payload as MP
 from oracle_gate.core.protocol.results import RESULTS_RELPATH
+from oracle_gate.sandbox.plugin import stage_interpreter
 from unit.recorded_session import run_recorded, run_session
 
 MODULE = '''\
@@ -1386,6 +1389,34 @@ def test_a_head_far_slower_than_the_base_on_an_input_both_answer_alike_differs_f
     assert len(balances) == CR.SCALED_ITEMS and balances["acme"] == 5
 
 
+def test_a_timed_input_that_grew_is_timed_again_and_keeps_its_least_time_unless_a_cache_answered():
+    """A thread pool's processor time swings with the machine's load (a linear pool grew 2 to 10
+    times on four times the items beside two busy gates: `pooled` in the concurrent case below
+    differed 2 times in some 13): each size is run TIMED_RUNS times in all, by turns, and keeps its
+    least; a repeat a CACHED-th of the first run is a cache's answer, and the first run stands."""
+    from oracle_gate.sandbox.clean_interpreter import _least
+
+    def timer(times):
+        asked, left = [], {data: list(ts) for data, ts in times.items()}
+
+        def attempt(data):
+            asked.append(data)
+            took = left[data].pop(0)
+            return (CR.OUT_OF_TIME, took, True) if took is None else ("returned 1", took, False)
+        return attempt, asked
+
+    attempt, asked = timer({b"full": [0.15, 0.14], b"quarter": [0.05, 0.038]})
+    assert _least(attempt, (b"full", 0.49), (b"quarter", 0.04)) == [0.14, 0.038]
+    assert asked == [b"full", b"quarter"] * (CR.TIMED_RUNS - 1)  # by turns
+    assert CR.slower(0.49, 0.04, 0.004) and not CR.slower(0.14, 0.038, 0.004)
+    # a quadratic loop's least is as slow as its first
+    attempt, _ = timer({b"full": [0.61, 0.6], b"quarter": [0.04, 0.041]})
+    assert CR.slower(*_least(attempt, (b"full", 0.62), (b"quarter", 0.039)), 0.004)
+    # a cache's answer does not count; nor does a repeat that did not answer
+    attempt, _ = timer({b"full": [0.6, 0.001], b"quarter": [None, 0.05]})
+    assert _least(attempt, (b"full", 0.62), (b"quarter", 0.039)) == [0.62, 0.039]
+
+
 def test_one_side_answering_at_once_where_the_other_runs_past_more_time_is_a_difference():
     """`outlasted`: a head still running after PATIENT_SECONDS where the base answered within the
     first 0.5 s, or a head raising at once where the base still runs, is compared; a faster head is
@@ -1399,7 +1430,7 @@ def test_one_side_answering_at_once_where_the_other_runs_past_more_time_is_a_dif
     assert CR.outlasted(late, False, quick, True) is None  # the base answered only when given more time
     assert CR.outlasted(raised, True, late, False) is None
     assert CR.outlasted(late, False, late, False) is None and CR.outlasted(quick, False, quick, False) is None
-    assert CR.outlasted(late, False, CR.NOT_RUN + "ran out of time", False) is None
+    assert CR.outlasted(late, False, CR.OUT_OF_TIME, False) is None
 
 
 SLOW_HEAD = '''\
@@ -1486,7 +1517,7 @@ def test_a_verdict_clips_the_call_and_keeps_the_later_world_it_ran_in_whole():
 
 
 def test_a_twins_results_file_reads_back_what_it_wrote_and_where_its_interpreter_ended():
-    entries = [CR.twin_entry("", "returned 5", 0.001), CR.twin_entry("w: f(7)", f"{CR.NOT_RUN}ran out of time"),
+    entries = [CR.twin_entry("", "returned 5", 0.001), CR.twin_entry("w: f(7)", CR.OUT_OF_TIME),
                CR.twin_entry("s: f([..])", "returned 7", 0.2, True, 0.01)]
     lines = [line for k, e in enumerate(entries) for line in (CR.begun(0, k, e[0]), CR.done(0, k, e))]
     read = CR.read_twin([*lines, json.dumps(CR.FINISHED)], None)
@@ -1688,23 +1719,18 @@ def test_a_mutant_that_ends_the_oracles_process_is_said_to_have_been_loaded_firs
 
 
 def _one_twin(tmp_path: Path, name: str, **spec) -> list:
-    """One clean interpreter in a twin's part (as the recorder starts it, beside copies of the
-    protocol and the jail) on `counting.tally(3)` and its widenings: its entries."""
-    sandbox = Path(CR.__file__).parents[2] / "sandbox"
+    """One clean interpreter in a twin's part (staged as the recorder stages it) on
+    `counting.tally(3)` and its widenings: its entries."""
     work = tmp_path / name
     work.mkdir()
-    for source, copy in (("clean_interpreter.py", "main.py"), ("jail.py", "cleanroom_jail.py")):
-        (work / copy).write_text((sandbox / source).read_text())
-    (work / "cleanroom_protocol.py").write_text(Path(CR.__file__).read_text())
+    script = stage_interpreter(str(work))
     (tmp_path / "counting.py").write_text("def tally(n):\n    total = 0\n    for i in range(n):\n        total += i\n    return total\n")
-    import base64
-    import pickle
     call = {"module": "counting", "chain": ["tally"], "name": "tally", "constants": [], "words": [], "unordered": False,
             "names": ["n"], "args": base64.b64encode(pickle.dumps(((3,), {}), protocol=4)).decode("ascii")}
     spec_path, out = work / "spec.json", work / "out.json"
     spec_path.write_text(json.dumps({"twin": True, "sys_path": [str(tmp_path), *filter(None, sys.path)], "calls": [call], "served": None,
                                      "later": False, "own": str(tmp_path), "resume": [0, 0], **spec}))
-    subprocess.run([sys.executable, "-s", "-B", str(work / "main.py"), str(spec_path), str(out)], cwd=work,
+    subprocess.run([sys.executable, "-s", "-B", script, str(spec_path), str(out)], cwd=work,
                    env={"PATH": os.environ.get("PATH", os.defpath), "HOME": str(work), "TMPDIR": str(work)},
                    stdin=subprocess.DEVNULL, capture_output=True, timeout=300, check=True)
     with open(out, encoding="utf-8") as f:
@@ -1729,6 +1755,6 @@ def test_a_twin_skips_the_inputs_another_twins_answers_leave_uncompared_and_give
         [(e[0], e[1]) for e in head[:answered[-1][0] + 1] if not e[1].startswith(CR.NOT_RUN)]
     assert again[answered[0][0]][0] == answered[0][1]  # (run: not shown as the skip said)
     base = _one_twin(tmp_path, "base", patient=True, impatient=skipped)
-    assert [e[1] for k, e in enumerate(base) if [0, k, e[0]] in skipped] == [f"{CR.NOT_RUN}ran out of time"] * len(slow)
+    assert [e[1] for k, e in enumerate(base) if [0, k, e[0]] in skipped] == [CR.OUT_OF_TIME] * len(slow)
     unskipped = _one_twin(tmp_path, "unskipped", patient=True, unasked=[[0, k, "another input"] for k, _ in slow])
     assert [e[:2] for e in unskipped] == [e[:2] for e in head]

@@ -941,7 +941,8 @@ def test_a_log_line_that_fetches_its_logger_and_reads_a_clock_is_arid():
     """An honest debug line as much real code writes it: the logger fetched in the statement
     (`logging.getLogger(__name__).debug(...)`), today's date or the time among its arguments (a
     patch adding one was `NUMB` for its message's mutant). A logger fetched by a call that can do
-    more, or a message that pops a dict, is code."""
+    more, a message that pops a dict, or one that calls a method of the code's own named like a
+    clock's read (`store.now()`), is code."""
     source = textwrap.dedent('''\
         import datetime
         import logging
@@ -952,12 +953,13 @@ def test_a_log_line_that_fetches_its_logger_and_reads_a_clock_is_arid():
             logging.getLogger("billing").info("at %s", datetime.datetime.now().isoformat(), extra={"n": len(balances)})
             logging.getLogger(named(balances)).debug("credited")
             logging.getLogger(__name__).debug("popped %s", balances.pop(account, 0))
+            logging.getLogger(__name__).debug("at %s", balances.now())
             balances[account] = balances.get(account, 0) + cents
             return balances[account]
         ''')
-    plan = line_mutants([FileToMutate("pkg/store.py", source, (("credit", (5, 11)),), changed_lines(None, source))],
+    plan = line_mutants([FileToMutate("pkg/store.py", source, (("credit", (5, 12)),), changed_lines(None, source))],
                         100, 100)
-    assert sorted({m.line for _, m in plan.mutants}) == [9, 10, 11], [m.description for _, m in plan.mutants]
+    assert sorted({m.line for _, m in plan.mutants}) == [9, 11, 12], [m.description for _, m in plan.mutants]
     statements = {n.lineno: n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Expr)}
-    assert [line for line in (6, 7, 8, 9) if message_parts(statements[line]) is not None
+    assert [line for line in (6, 7, 8, 9, 10) if message_parts(statements[line]) is not None
             and all(inert(p) for p in message_parts(statements[line]))] == [6, 7]

@@ -24,7 +24,7 @@ import sys
 import time
 import types
 import weakref
-from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set, Tuple
 
 try:
     from ..core.protocol.cleanroom import (CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,
@@ -32,7 +32,8 @@ try:
                                            LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
-                                           OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
+                                           CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS,
+                                           OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
                                            AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,
                                            WRITTEN_CHARS, WROTE, YIELDED,
                                            canonical, later_moment, in_any_order, outcome_of, scaled, shown, widenings)
@@ -44,7 +45,8 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
                                     PAST_PATIENCE, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
                                     WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
-                                    OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
+                                    OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
+                                    CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS,  # pants: no-infer-dep
                                     AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,  # pants: no-infer-dep
                                     later_moment, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -464,14 +466,15 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             continue
         _limit_memory()  # after the imports a call needs: what the calls may take beyond them
 
-        def run(k: int, name: str, data: bytes, quarter: Optional[float] = None) -> str:
-            """The k-th input's run (once more for PATIENT_SECONDS where it may have them), emitted.
-            Returns what it did."""
+        def run(k: int, name: str, data: bytes, said: str, quarter: Optional[Tuple[bytes, float]] = None) -> str:
+            """The k-th input's run (once more for PATIENT_SECONDS where it may have them), shown as
+            `said`, emitted; with `quarter` (its lists a quarter as long and the seconds they took),
+            timed again where it grew (`_least`). Returns what it did."""
             if name in gave_up:
-                emit(done(i, k, twin_entry(_said(name, call["name"], *_rebuilt(name, data, owner)), OUT_OF_TIME_BEFORE)))
+                emit(done(i, k, twin_entry(said, OUT_OF_TIME_BEFORE)))
                 return NOT_RUN
             at(k)
-            said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
+            did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, WIDENED_CALL_SECONDS)
             patient = False
             timed = name.startswith(SCALED)  # (the input that is timed always has the time it may need)
             if did == OUT_OF_TIME and spec.get("patient") and (timed or patience.get(gave_up_key, PATIENT_TRIES) > 0) \
@@ -479,11 +482,17 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
                 if not timed:
                     patience[gave_up_key] = patience.get(gave_up_key, PATIENT_TRIES) - 1
                 at(k)
-                said, did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, PATIENT_SECONDS)
+                did, took, spent_all = _attempt(fn, name, data, owner, call, imported, output, PATIENT_SECONDS)
                 did, patient = (PAST_PATIENCE, False) if did == OUT_OF_TIME else (did, True)
             if spent_all:
                 gave_up.append(name)
-            emit(done(i, k, twin_entry(said, did, took, patient, quarter)))
+            on_a_quarter = None if quarter is None else quarter[1]
+            if on_a_quarter is not None and not did.startswith(NOT_RUN) and took >= SLOWER_SECONDS \
+                    and took >= GROWTH * max(on_a_quarter, 0.001):
+                took, on_a_quarter = _least(
+                    lambda again: (at(k), _attempt(fn, name, again, owner, call, imported, output, PATIENT_SECONDS))[1],
+                    (data, took), quarter)
+            emit(done(i, k, twin_entry(said, did, took, patient, on_a_quarter)))
             return did
 
         answered = []  # (how long its answer was, where it was, name, data): what SCALED grows
@@ -495,7 +504,7 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             if unasked.get((i, k)) == said:
                 emit(done(i, k, twin_entry(said, NOT_ASKED)))
                 continue
-            did = run(k, name, data)
+            did = run(k, name, data, said)
             if name not in (TWICE, GROWN, AFTER_CHANGED, ON_SUBCLASS) and not did.startswith(NOT_RUN):
                 answered.append((-len(did), len(answered), name, data))
         k = len(inputs)  # the SCALED input comes last
@@ -509,18 +518,32 @@ def _twin(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             if grown is None:
                 continue
             name = f"{SCALED} (from {name or 'the call as made'})"
-            emit(begun(i, k, _said(name, call["name"], *grown)))
+            said = _said(name, call["name"], *grown)
+            emit(begun(i, k, said))
             # last, after the calls that import what a function imports when first called; timed
             # on a quarter as many items too, where its lists are shorter than that
             quarter = scaled(*loaded, SCALED_ITEMS // 4)
+            quartered = pickle.dumps(quarter, protocol=4)
             at(k)
-            small = _attempt(fn, name, pickle.dumps(quarter, protocol=4), owner, call, imported, output,
-                             PATIENT_SECONDS) if quarter is not None else ("", NOT_RUN, 0.0, False)
-            run(k, name, pickle.dumps(grown, protocol=4), None if small[1].startswith(NOT_RUN) else small[2])
+            small = _attempt(fn, name, quartered, owner, call, imported, output,
+                             PATIENT_SECONDS) if quarter is not None else (NOT_RUN, 0.0, False)
+            run(k, name, pickle.dumps(grown, protocol=4), said,
+                None if small[0].startswith(NOT_RUN) else (quartered, small[1]))
             break
 
 
-OUT_OF_TIME = f"{NOT_RUN}ran out of time"
+def _least(attempt: Callable[[bytes], Tuple[str, float, bool]], *timed: Tuple[bytes, float]) -> List[float]:
+    """The processor seconds of each of `timed` (an input and what its first run took), each run
+    TIMED_RUNS times in all, by turns: the least of its runs that answered, or its first where a
+    repeat took less than a CACHED-th of it (a cache answered)."""
+    again: List[List[float]] = [[] for _ in timed]
+    for _ in range(TIMED_RUNS - 1):
+        for runs, (data, _) in zip(again, timed):
+            did, took, _ = attempt(data)
+            if not did.startswith(NOT_RUN):
+                runs.append(took)
+    return [first if any(took * CACHED < first for took in runs) else min([first, *runs])
+            for runs, (_, first) in zip(again, timed)]
 
 
 def _said(name: str, function: str, args: Any, kwargs: Any) -> str:
@@ -538,20 +561,19 @@ def _rebuilt(name: str, data: bytes, owner: Any) -> Any:
 
 def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], imported: str,
              output: "_StandardOutput", seconds: float) -> Any:
-    """One input's run within `seconds`: (how it is shown, what it did or NOT_RUN and why (OUT_OF_TIME
-    where it ran out of time), the processor time the call took, whether it spent all the time or
-    memory it may have)."""
+    """One input's run within `seconds`: (what it did or NOT_RUN and why (OUT_OF_TIME where it ran
+    out of time), the processor time the call took, whether it spent all the time or memory it may
+    have)."""
     args, kwargs = _rebuilt(name, data, owner)
-    said = _said(name, call["name"], args, kwargs)
     unordered = bool(call.get("unordered"))
     if name in (TWICE, GROWN, AFTER_CHANGED):  # a sequence on the same objects: the first call, not compared
         first, raised = _timed(fn, args, kwargs, seconds)
         if raised is not None:
-            return said, f"{NOT_RUN}its first call raised", 0.0, False
+            return f"{NOT_RUN}its first call raised", 0.0, False
         if name == GROWN and not _grow(args, kwargs):
-            return said, f"{NOT_RUN}no list or dict in its arguments to grow", 0.0, False
+            return f"{NOT_RUN}no list or dict in its arguments to grow", 0.0, False
         if name == AFTER_CHANGED and not _changed(first):
-            return said, f"{NOT_RUN}no list, dict or set in its first result to change", 0.0, False
+            return f"{NOT_RUN}no list, dict or set in its first result to change", 0.0, False
     before, world, threads = _state(args, kwargs, unordered), _process_state(), _threads()
     since = output.size()
     started = time.process_time()
@@ -562,8 +584,8 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
     result = list(result) if yielded else result
     if isinstance(raised, UNCOMPARABLE) or (unordered and raised is not None and not _raised_by_own_code(raised, fn)):
         if isinstance(raised, _TimedOut):
-            return said, OUT_OF_TIME, took, True
-        return said, f"{NOT_RUN}raised {type(raised).__name__}{CONCURRENT_RAISED if unordered else ''}", took, \
+            return OUT_OF_TIME, took, True
+        return f"{NOT_RUN}raised {type(raised).__name__}{CONCURRENT_RAISED if unordered else ''}", took, \
             isinstance(raised, MemoryError)
     did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
     after = _state(args, kwargs, unordered)
@@ -571,11 +593,11 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
     kept = _keeps(args, kwargs, result, unordered) if raised is None else ""
     running = _still_running(threads)
     moved = _left(world, _process_state()) + ([f"{running} more {THREADS}"] if running else [])
-    return said, ((did if after == before else f"{did}, leaving its arguments {after[:300]}")
-                  + (f"{OBJECT}{made}" if made else "")
-                  + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
-                  + (f"{WROTE}{wrote}" if wrote else "")
-                  + (f"{IMPORTED}{imported}" if imported and not name else "")), took, False
+    return ((did if after == before else f"{did}, leaving its arguments {after[:300]}")
+            + (f"{OBJECT}{made}" if made else "")
+            + (f"{KEPT}{kept}" if kept else "") + (f"{LEFT}{'; '.join(moved)[:300]}" if moved else "")
+            + (f"{WROTE}{wrote}" if wrote else "")
+            + (f"{IMPORTED}{imported}" if imported and not name else "")), took, False
 
 
 class _StandardOutput:

@@ -424,6 +424,17 @@ def _side(twin: List[List[str]], k: int) -> str:
     return said[0] if said and said[0].startswith(CR.NOT_RUN) else f"{CR.NOT_RUN}no twin"
 
 
+def stage_interpreter(work: str) -> str:
+    """The clean interpreter's script in `work` (`main.py`), beside copies of the protocol and the
+    jail it imports there: the script's path."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = os.path.join(work, "main.py")
+    shutil.copyfile(os.path.join(here, "clean_interpreter.py"), script)
+    shutil.copyfile(CR.__file__, os.path.join(work, "cleanroom_protocol.py"))
+    shutil.copyfile(os.path.join(here, "jail.py"), os.path.join(work, "cleanroom_jail.py"))
+    return script
+
+
 def _unanswered(*twins: List[List[List[Any]]]) -> List[Tuple[int, int, str]]:
     """(call, input, how it is shown) for each input one of `twins` did not answer (CR.NOT_RUN)."""
     return sorted({(i, k, entry[0]) for twin in twins for i, entries in enumerate(twin)
@@ -598,11 +609,7 @@ class _Sampler:
         work = _outside(root)
         errors: List[str] = self.errors[:5]
         try:
-            script = os.path.join(work, "main.py")
-            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "clean_interpreter.py"), script)
-            shutil.copyfile(CR.__file__, os.path.join(work, "cleanroom_protocol.py"))
-            shutil.copyfile(os.path.join(os.path.dirname(os.path.abspath(__file__)), "jail.py"),
-                            os.path.join(work, "cleanroom_jail.py"))
+            script = stage_interpreter(work)
             sys_path = [os.path.abspath(os.path.join(root, p)) for p in sys.path
                         if p and "oracle-gate-recorder-" not in p]
             bases = {path: _parsed(self.base.get(path)) for path in {key[0] for key, _ in calls}}  # each read once
@@ -785,6 +792,7 @@ class _Sampler:
             sides += [("later-head", 8, None, True, later), ("later-base", 8, sources, True, later)]
         sides += [(f"{SEED_SIDE}{n}", n, None, False, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
+        unanswered_at_head: List[Tuple[int, int, str]] = []
         for side, seed, served, in_later, world in sides:
             asked = spec_calls if not side.startswith(SEED_SIDE) else \
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
@@ -794,8 +802,7 @@ class _Sampler:
             # compared nowhere (`replay`): no other twin runs it, but the base's in the head's
             # session (a head still running where the base answers is a difference, CR.outlasted),
             # which then gives it no more time. The later twins compare only where both answered.
-            unanswered = [] if side == "head" else \
-                _unanswered(out["head"], *([out["base"]] if side.startswith("later-") else []))
+            unanswered = _unanswered(out["head"], out["base"]) if side.startswith("later-") else unanswered_at_head
             skipped = [] if side == "base" and _MUTANT is None else unanswered
             spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                     "patient": _MUTANT is None and side in ("head", "base"),
@@ -804,6 +811,8 @@ class _Sampler:
                     "impatient": unanswered if side == "base" else []}
             out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if in_later else [],
                                          script, errors, CR.CHILD_TIMEOUT * 4)
+            if side == "head":
+                unanswered_at_head = _unanswered(out["head"])
         return out
 
     @staticmethod

@@ -157,7 +157,7 @@ def _unannotated(source: str) -> str:
             lines[first - 1] = lines[first - 1][:start]
             lines[first:last - 1] = [b""] * (last - first - 1)
             lines[last - 1] = lines[last - 1][end:]
-    return "\n".join(line.decode("utf-8", "replace") for line in lines)
+    return "".join(f"{line.decode('utf-8', 'replace')}\n" for line in lines)  # as many lines (a last blank one too)
 
 
 @functools.lru_cache(maxsize=8)
@@ -500,21 +500,28 @@ _PURE_CALLS = frozenset({"len", "str", "repr", "int", "float", "bool", "type", "
                          "getattr", "hasattr"})
 _PURE_METHODS = frozenset({"format", "join", "upper", "lower", "strip", "lstrip", "rstrip", "split", "rsplit",
                            "replace", "startswith", "endswith", "encode", "decode", "hex", "isoformat", "strftime",
-                           "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds",
-                           # and the clocks' reads: `datetime.date.today()`, `datetime.datetime.now()`, `time.time()`
-                           "today", "now", "utcnow", "time", "monotonic", "perf_counter"})
+                           "get", "keys", "values", "items", "count", "title", "capitalize", "total_seconds"})
+# and the clocks' reads, by the end of their dotted name (`datetime.date.today()`, `time.time()`; a
+# method of the code's own called `now` is no clock's)
+_CLOCK_READS = ("date.today", "datetime.today", "datetime.now", "datetime.utcnow", "time.time", "time.time_ns",
+                "time.monotonic", "time.perf_counter")
+
+
+def _clock_read(func: ast.AST) -> bool:
+    name = dotted(func)
+    return any(name == read or name.endswith(f".{read}") for read in _CLOCK_READS)
 
 
 def inert(node: Optional[ast.AST]) -> bool:
     """An expression whose evaluation changes nothing: no assignment expression, no yield or await,
-    no lambda, and no call but to `_PURE_CALLS` or `_PURE_METHODS`. A log message made of inert
+    no lambda, and no call but to `_PURE_CALLS`, `_PURE_METHODS` or a clock's read. A log message made of inert
     parts is arid; one that pops a dict or rebinds a local is code."""
     for n in ast.walk(node) if node is not None else ():
         if isinstance(n, (ast.NamedExpr, ast.Yield, ast.YieldFrom, ast.Await, ast.Lambda)):
             return False
         if isinstance(n, ast.Call) and not (
                 (isinstance(n.func, ast.Name) and n.func.id in _PURE_CALLS)
-                or (isinstance(n.func, ast.Attribute) and n.func.attr in _PURE_METHODS)):
+                or (isinstance(n.func, ast.Attribute) and n.func.attr in _PURE_METHODS) or _clock_read(n.func)):
             return False
     return True
 

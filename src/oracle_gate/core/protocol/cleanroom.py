@@ -189,12 +189,19 @@ PATIENT = "answered only when given more time"
 # long and a quadratic one sixteen) differs from it (`slower`): a list built by `out = out + [...]`,
 # not a thread pool that spends more per item than a loop of threads. (Timed there only: it runs
 # after a function's other calls, so what it imports when first called, an honest lazy import, is
-# not timed; and processor time, so a loaded machine does not slow one side alone.)
+# not timed; and processor time, so a loaded machine does not slow one side alone.) Where the
+# first pair of runs grew GROWTH times and took SLOWER_SECONDS, each size is run TIMED_RUNS times
+# in all, by turns, and its least time kept: a thread pool's processor time swings with the
+# machine's load (a linear pool measured 2 to 10 times on four times the items beside two busy
+# gates, 3.7 to 4.1 times by the least of three). A repeat CACHED times faster than the first run
+# of the same input is a cache's answer, and that size keeps its first time.
 SCALED = "every list (or dict) repeated to 16,384 items, to time it"  # then " (from <the input grown>)"
 SCALED_ITEMS = 1 << 14
 SLOWER_FACTOR = 20
 SLOWER_SECONDS = 0.1
 GROWTH = 8
+TIMED_RUNS = 3
+CACHED = 8
 WIDENED_MEMORY_BYTES = 2 << 30  # the address space a twin's calls may take beyond its imports
 SAMPLES_PER_FUNCTION = 8  # kept per function: the calls whose pickled arguments hash lowest
 CALLS_CONSIDERED = 400  # per function; later calls are counted, not sampled
@@ -858,6 +865,8 @@ class CleanroomResults:
 
 
 NOT_RUN = "not run: "
+# What a twin says of an input still running after its WIDENED_CALL_SECONDS (its first try).
+OUT_OF_TIME = f"{NOT_RUN}ran out of time"
 PAST_PATIENCE = f"{NOT_RUN}ran out of time, also when given {PATIENT_SECONDS:g} s"
 STILL_RUNNING = f"still running after {PATIENT_SECONDS:g} s"
 # A clean variant gives each call it replays VARIANT_CALL_SECONDS (a call the test made and got an
