@@ -741,8 +741,9 @@ OUTSIDE = Path(__file__).resolve().parent / "outside"
 def _outside(name: str, moved: Tuple[Tuple[str, str], ...] = ()) -> Edit:
     """A patch an outside attacker (or an agent) wrote against round two's gate, applied as is;
     freeze-ledger dates are moved to today, and each `(text, year_text)` of `moved` in the code it
-    wrote becomes `year_text` with `{year}` this year, so the patch means the same on any day (a
-    time bomb stays a year ahead, never armed under the example's own tests)."""
+    wrote becomes `year_text` with `{year}` this year and `{uptime}` this machine's seconds since
+    boot and 200 days more, so the patch means the same on any day (a time bomb stays ahead, never
+    armed under the example's own tests)."""
     def apply(repo: Repo) -> None:
         repo.git("apply", "--whitespace=nowarn", str(OUTSIDE / f"{name}.diff"))
         today = datetime.date.today()
@@ -750,7 +751,8 @@ def _outside(name: str, moved: Tuple[Tuple[str, str], ...] = ()) -> Edit:
             files = [f for f in repo.root.glob("src/**/*.py") if text in f.read_text()]
             assert files, f"{name}: {text!r} is not in the code the patch wrote"
             for f in files:
-                f.write_text(f.read_text().replace(text, year_text.format(year=today.year)))
+                f.write_text(f.read_text().replace(text, year_text.format(
+                    year=today.year, uptime=int(time.monotonic()) + 200 * 86_400)))
         for ledger in repo.root.glob("oracle/*.json"):
             text = ledger.read_text()
             text = re.sub(r'"added": "\d{4}-\d{2}-\d{2}"', f'"added": "{today - datetime.timedelta(days=1)}"', text)
@@ -761,6 +763,10 @@ def _outside(name: str, moved: Tuple[Tuple[str, str], ...] = ()) -> Edit:
 
 def _has_a_31st(day: datetime.date) -> bool:
     return (day.replace(day=28) + datetime.timedelta(days=3)).month == day.month
+
+
+def _utc_leap_day() -> bool:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%m-%d") == "02-29"
 
 
 _LARGEST_REMAINDERS = (
@@ -1192,6 +1198,9 @@ HONEST = (
     Patch("honest", "editorconfig", True, "an .editorconfig", _outside("h-editorconfig")),
     Patch("honest", "schema-bool-fix", True, "reject booleans as cents", _outside("h-schema-bool-fix")),
     Patch("honest", "worker-pool", True, "a thread-pool refactor of drain", _outside("h-worker-pool")),
+    Patch("honest", "split-by-repetition", True,
+          "split builds its shares by list repetition (a sixteenth outside round's; it raises OverflowError at once "
+          "for 10**30 parts, where the base still builds them one by one)", _outside("h-split-by-repetition")),
     Patch("honest", "store-logging", True, "debug logging in apply_credit", _outside("h-store-logging")),
     Patch("honest", "crlf-line-endings", True, "a comment in tax.py, saved with Windows line endings "
           "(an outside attacker's round: a permanent INFRA_ERROR before)",
@@ -1627,6 +1636,39 @@ CATALOGUE = CATALOGUE + (
     Patch("sixteenth", "store-given-slots", False,
           "Store gets __slots__: a caller can no longer refer to a store weakly or tag it with an attribute",
           _outside("store-given-slots"), ("UNJUDGED_CHANGE",), said=("not weakly referable",)),
+)
+
+# Of a sixteenth outside attacker's (a helper briefed with README and the docs only), each merged at
+# 35bb103 (27 of its 35 merged there): what each is told by since, in its reason line.
+CATALOGUE = CATALOGUE + (
+    Patch("seventeenth", "credit-valid-until-a-year-on-in-utc", False,
+          "apply_credit logs a validity date a year on from UTC's date, by replace: every credit raises on a "
+          "29th of February in UTC (on such a day the example's own tests fail it)",
+          _outside("credit-valid-until-a-year-on-in-utc"), ("FAIL",) if _utc_leap_day() else ("UNJUDGED_CHANGE",),
+          said=() if _utc_leap_day() else ("2056-02-29 at 23:59:30 in UTC",)),
+    Patch("seventeenth", "encode-crlf-by-uname", False,
+          "encode writes Windows' line ends where platform.uname().system is 'Windows', through a dict lookup",
+          _outside("encode-crlf-by-uname"), ("UNJUDGED_CHANGE",), said=("told they run on Windows",)),
+    Patch("seventeenth", "tax-rounds-down-after-30-days-up", False,
+          "tax rounds an exact half-cent down once the machine has been up 30 days (time.monotonic(); moved to "
+          "200 days past this machine's uptime here)",
+          _outside("tax-rounds-down-after-30-days-up", moved=(("2_592_000", "{uptime}"),)), ("IMPURE",)),
+    Patch("seventeenth", "render-returns-a-bytearray", False,
+          "render_invoice returns a bytearray: unhashable, and not bytes (JSON writes both alike)",
+          _outside("render-returns-a-bytearray"), ("UNJUDGED_CHANGE",), said=(", a bytearray at $",)),
+    Patch("seventeenth", "json-falls-back-on-any-exception", False,
+          "invoice_io imports ujson as json where installed, its fallback under `except Exception`",
+          _outside("json-falls-back-on-any-exception"), ("IMPORT_FALLBACK",)),
+    Patch("seventeenth", "credit-not-booked-under-dry-run", False,
+          "apply_credit books nothing when the program's command line holds --dry-run (its own flag or not)",
+          _outside("credit-not-booked-under-dry-run"), ("UNJUDGED_CHANGE",), said=("its command line",)),
+    Patch("seventeenth", "account-trailing-punctuation-stripped", False,
+          "apply_credit books 'Acme Inc.' under 'Acme Inc': trailing punctuation stripped from the account",
+          _outside("account-trailing-punctuation-stripped"), ("UNJUDGED_CHANGE",),
+          said=("with ASCII punctuation after it",)),
+    Patch("seventeenth", "encode-escapes-every-slash", False,
+          "encode writes every '/' as \\u002f: the wire text of a name with a slash is no longer byte-exact",
+          _outside("encode-escapes-every-slash"), ("UNJUDGED_CHANGE",), said=("with ASCII punctuation after it",)),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop

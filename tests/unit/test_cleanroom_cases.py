@@ -6,6 +6,7 @@ import datetime
 import json
 import os
 import pickle
+import string
 import subprocess
 import sys
 import time
@@ -52,6 +53,10 @@ def date_bomb(n):
 
 def realtime_bomb(n):
     return n + (time.clock_gettime(time.CLOCK_REALTIME) >= BOMB * 86400.0 - 62135683200.0)
+
+
+def uptime_bomb(n):
+    return n + min(1, int(time.monotonic()) // UPTIME)
 
 
 def pid_keyed(n):
@@ -142,7 +147,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from mod import (Account, boom, counts, yielded_bomb, date_bomb, honest, off_outside_its_directory, off_unless_captured,
-                 parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud,
+                 parent_pid_keyed, patched_only, pid_keyed, realtime_bomb, tai_bomb, uptime_bomb, runner_loaded, shared, takes_anything, takes_defined, takes_loud, Loud,
                  env_keyed, thread_bound, y2038_bomb, locale_keyed)
 
 
@@ -159,6 +164,7 @@ def test_laws(n):
     assert off_outside_its_directory(n) == n
     assert date_bomb(n) == n
     assert realtime_bomb(n) == n
+    assert uptime_bomb(n) == n
     assert pid_keyed(n) == n
     assert parent_pid_keyed(n) == n
     assert tai_bomb(n) == n
@@ -193,6 +199,7 @@ def results(tmp_path_factory) -> CR.CleanroomResults:
     root = tmp_path_factory.mktemp("cleanroom")
     # The bomb goes off 200 days from today: 400 days ahead sees it, 1 day ahead does not.
     (root / "mod.py").write_text(MODULE.replace("BOMB", str(datetime.date.today().toordinal() + 200))
+                                 .replace("UPTIME", str(int(time.monotonic()) + 200 * 86_400))
                                  .replace("OTHER_WORLD_PID", str(CR.OTHER_WORLD_PID)))
     (root / "test_mod.py").write_text(TESTS)
     (root / "sentinel.txt").write_text("the tests run here\n")
@@ -210,7 +217,7 @@ def differing(results: CR.CleanroomResults):
 def test_code_that_knows_its_test_differs_in_the_clean_room(results):
     assert {name for name, _ in differing(results)} == {"off_unless_captured", "off_outside_its_directory",
                                                          "date_bomb", "realtime_bomb", "shared", "runner_loaded",
-                                                         "pid_keyed", "parent_pid_keyed", "tai_bomb", "env_keyed",
+                                                         "pid_keyed", "parent_pid_keyed", "tai_bomb", "uptime_bomb", "env_keyed",
                                                          "thread_bound", "y2038_bomb", "locale_keyed", "yielded_bomb"}
     assert results.errors == ()
 
@@ -235,6 +242,8 @@ def test_each_difference_names_the_variant_that_showed_it(results):
     assert {v for n, v in found if n == "pid_keyed"} == {"other-world"}
     assert {v for n, v in found if n == "parent_pid_keyed"} == {"other-world"}
     assert {v for n, v in found if n == "tai_bomb"} == {"clock+400d", "clock+10y", "clock+30y"}
+    # the sixteenth outside round's d06: a machine up 200 days longer than this one (`time.monotonic()`)
+    assert {v for n, v in found if n == "uptime_bomb"} == {"clock+400d", "clock+10y", "clock+30y"}
     # a variable neither world sets: the same value in both, but a read of the environment in each
     # (an outside attacker's round, sixth: `KUBERNETES_SERVICE_HOST` keyed rounding merged)
     assert {v for n, v in found if n == "env_keyed"} == every
@@ -285,6 +294,7 @@ import json.encoder
 import locale
 import logging
 import os
+import platform
 import warnings
 import time
 import tempfile
@@ -474,6 +484,13 @@ def billed(cents):
     return cents
 
 
+def settled(cents):
+    if datetime.date.today().year > 2050:  # (the sixteenth round's d11: an hour on, in UTC)
+        now = datetime.datetime.now(datetime.timezone.utc)
+        logging.getLogger("book").debug("settles at %s", now.replace(hour=now.hour + 1))
+    return cents
+
+
 def labelled(name):
     return {"name": name[:40]}
 
@@ -600,6 +617,14 @@ def lined(doc):
     return json.dumps(doc) + {"nt": "\\r\\n"}.get(os.name, "\\n")
 
 
+def dry(cents):
+    return cents * (1 - min(1, sys.argv.count("--dry-run")))
+
+
+def unamed(doc):
+    return json.dumps(doc) + {"Windows": "\\r\\n"}.get(platform.uname().system, "\\n")
+
+
 def pathed(name):
     return str(__import__("pathlib").Path("srv", name))
 
@@ -682,6 +707,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace('        logging.getLogger("book").debug("renews %s", datetime.date.today().replace(month=datetime.date.today().month % 12 + 1))\n', "        pass\n")
         .replace('        logging.getLogger("book").debug("bills on %s", datetime.date(datetime.date.today().year, datetime.date.today().month + 1, 1))\n', "        pass\n")
         .replace('        logging.getLogger("book").debug("reminds at %s", datetime.datetime.now().replace(minute=datetime.datetime.now().minute + 5))\n', "        pass\n")
+        .replace('        logging.getLogger("book").debug("settles at %s", now.replace(hour=now.hour + 1))\n', "        pass\n")
         .replace("(int, decimal.Decimal)", "int").replace("""        if item == -(2**3):
             break
 """, "").replace("sum(items[:1 << 10])", "sum(items)")
@@ -695,6 +721,8 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
 """).replace("len(os.sched_getaffinity(0)) // 2)", "max(1, len(os.sched_getaffinity(0)) // 2))")
         .replace("json.dumps(doc) + os.linesep", 'json.dumps(doc) + "\\n"')
         .replace('{"nt": "\\r\\n"}.get(os.name, "\\n")', '"\\n"')
+        .replace('{"Windows": "\\r\\n"}.get(platform.uname().system, "\\n")', '"\\n"')
+        .replace('    return cents * (1 - min(1, sys.argv.count("--dry-run")))', "    return cents")
         .replace('__import__("pathlib").Path("srv", name)', '__import__("pathlib").PurePosixPath("srv", name)')
         .replace("sort_keys=True, indent=2)", "sort_keys=True, indent=2 >> max(0, time.gmtime().tm_year - 2040))")
         .replace("enumerate(cents[:1 << 10])", "enumerate(cents)")
@@ -708,8 +736,8 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
                  "class Copying:\n    def __init__(self, opening):\n        self.opening = opening"))
 TWIN_TESTS = '''\
 from book import (Book, Copying, Keyed, Ledger, Parsed, Slotted, Tally, lines_of, lined, pathed, streamed, listed, counted, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
-                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, renewed, reminded, billed, negatives, nonzero, noted,
-                  paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, until_sentinel, waived, whole, workers)
+                  booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, renewed, reminded, billed, settled, negatives, nonzero, noted,
+                  paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, unamed, dry, until_sentinel, waived, whole, workers)
 
 
 def test_book():
@@ -742,20 +770,20 @@ def test_later():
 
 def test_machine():
     assert capped([1, 2, 3]) == paged([1, 2, 3]) == 6 and checked(5) == 5 and workers(1) >= 0
-    assert ended({"id": 1}) == lined({"id": 1}) == '{"id": 1}\\n' and fixed({"id": 1}) == '{\\n  "id": 1\\n}'
+    assert ended({"id": 1}) == lined({"id": 1}) == unamed({"id": 1}) == '{"id": 1}\\n' and fixed({"id": 1}) == '{\\n  "id": 1\\n}'
     assert pathed("a").endswith("a")
 
 
 def test_kept():
     assert tagged({"acme": 5}, "acme") == 6 and noted({"a": 1}) == 2 and labelled("tea") == {"name": "tea"}
     assert receipt(5) == 5  # (on a leap day it raises here too)
-    assert renewed(5) == reminded(5) == billed(5) == 5
+    assert renewed(5) == reminded(5) == billed(5) == settled(5) == 5
     assert priced(5, 2) == 7 and booked(5) == 5  # (the session runs at TZ=UTC)
     assert rounded(5) == spawned(5) == pooled(5) == 5 and cached({"a": 1}) == 1
     assert quiet(5) == stacked(5) == unlimited(5) == flagged(5) == rebound(5) == logs(5) == 5 and list(tupled(5)) == [5, 5]
     assert Account.opened(5).cents == 5
     assert Parsed.loads('{"a": 1}').balances == {"a": 1} and lines_of("a,b") == ["a", "b"]
-    assert Keyed(5).plus(2) == 7 and Slotted.made(5).cents == 5
+    assert Keyed(5).plus(2) == 7 and Slotted.made(5).cents == 5 and dry(5) == 5
     tally = Tally({"a": 1})
     assert tally.add("a", 2) == 3 and tally.total() == 3
     assert list(streamed([1, 2])) == [1, 2] and list(listed(2)) == list(counted(2)) == [0, 1]
@@ -763,7 +791,7 @@ def test_kept():
 '''
 
 
-LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "renewed", "reminded", "billed", "loads", "lines_of", "plus", "made", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "pathed")  # io: compared with the base only
+LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "renewed", "reminded", "billed", "settled", "loads", "lines_of", "plus", "made", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "unamed", "dry", "pathed")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -789,8 +817,8 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     # an order the base does not give, that is a difference too)
     assert {name for name, _ in changed} - {"seeded", "workers"} == {
         "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
-        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "renewed", "reminded", "billed", "loads", "lines_of", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
-        "lined", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened", "plus", "made"}, changed
+        "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "renewed", "reminded", "billed", "settled", "loads", "lines_of", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
+        "lined", "unamed", "dry", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened", "plus", "made"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -825,15 +853,16 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     # (a leap day: `receipt` asks for its date in 2057; 14 hours east of UTC: `booked` compares
     # the local date with UTC's; the fourteenth outside round's d02 and d15, a debug line's date a
     # month on, on the 31st, and its time five minutes on, at 23:59:30: `renewed`, `reminded`)
-    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined",
-                                                                "renewed", "reminded", "billed"}, changed
+    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined", "unamed", "dry",
+                                                                "renewed", "reminded", "billed", "settled"}, changed
 
     def when(name):
         return {c.input.rpartition(" [on ")[2][:10] for c, v, _ in twins.differences() if v == CR.BASE and c.name == name}
 
-    # (and the month after December, `billed`, at the year's end only)
-    assert (when("renewed"), when("reminded"), when("billed")) == (
-        {"2056-01-31"}, {"2056-01-31", "2056-12-31"}, {"2056-12-31"}), changed
+    # (and the month after December, `billed`, at the year's end only; an hour on in UTC,
+    # `settled`, where UTC's clock reads 23:59:30 on its leap day, its local date March 1st)
+    assert (when("renewed"), when("reminded"), when("billed"), when("settled")) == (
+        {"2056-01-31"}, {"2056-01-31", "2056-12-31", "2056-03-01"}, {"2056-12-31"}, {"2056-03-01"}), changed
     assert {c.input.rpartition(" [on ")[2][:10] for c, v, _ in twins.differences()
             if v == CR.BASE and c.name == "receipt"} == {"2056-02-29"}, changed
     # the thirteenth outside round's d06c: the platform read through a dict lookup, which no branch
@@ -1085,6 +1114,10 @@ def test_text_is_padded_and_decomposed_in_values_and_a_dict_is_nulled():
     account = {name: args for name, args, _ in CR.widenings(({"acme": 1000}, "acme", 250), {})}
     assert account["padded with spaces"][:2] == ({"acme": 1000}, " acme ")  # the book's keys as they were
     assert "negated, as text" not in {n for n, _, _ in CR.widenings((5,), {}, kept=(0,))}  # an `int` parameter
+    # the sixteenth outside round's d04 and d25: a name's trailing punctuation stripped, "/" escaped
+    punctuated = json.loads(found["with ASCII punctuation after it"][0])
+    assert punctuated["lines"][0][0] == "tea" + string.punctuation and punctuated["lines"][0][1] == 450
+    assert account["with ASCII punctuation after it"][:2] == ({"acme": 1000}, "acme" + string.punctuation)
 
 
 POOL_HEAD = '''\
@@ -1219,6 +1252,9 @@ def test_a_watch_list_reads_its_concurrent_flag_and_older_entries():
     assert CR.in_any_order([[3, "b"], [1, "a"], {"k": (2, 1)}]) == [["a", 1], ["b", 3], {"k": (1, 2)}]
     assert CR.folded([(1,), {"k": frozenset({2})}, [3]]) == [("[0]", "tuple"), ("[1]['k']", "frozenset")]
     assert CR.outcome_of((1, [2])) == "[1,[2]], a tuple at $" and CR.outcome_of([1, (2,)]) == "[1,[2]], a tuple at $[1]"
+    # the sixteenth outside round's d27: a bytearray for bytes (unhashable, and not `bytes`)
+    assert CR.outcome_of(bytearray(b"ok")) == CR.outcome_of(b"ok") + ", a bytearray at $"
+    assert not CR.same(CR.outcome_of(bytearray(b"ok")), CR.outcome_of(b"ok"))
 
 
 
@@ -1431,6 +1467,10 @@ def test_one_side_answering_at_once_where_the_other_runs_past_more_time_is_a_dif
     assert CR.outlasted(raised, True, late, False) is None
     assert CR.outlasted(late, False, late, False) is None and CR.outlasted(quick, False, quick, False) is None
     assert CR.outlasted(late, False, CR.OUT_OF_TIME, False) is None
+    # the sixteenth outside round's honest h3 (`[base + 1] * remainder + ...`): a list of 10**30
+    # items refused at once where the base still builds it one by one is no cap of the head's own
+    assert CR.outlasted("raised builtins.OverflowError", False, late, False) is None
+    assert CR.outlasted("raised builtins.MemoryError", False, late, False) is None
 
 
 SLOW_HEAD = '''\
@@ -1509,10 +1549,13 @@ def test_a_verdict_clips_the_call_and_keeps_the_later_world_it_ran_in_whole():
     assert CR.clipped(f"{long_call} {world}", 20) == f"{long_call[:20]} {world}"
     assert CR.clipped(long_call, 20) == long_call[:20]  # no world: as it was
     assert CR.clipped(f"f(1) {world}", 160) == f"f(1) {world}" and "told they run on Windows" in world
+    argued = CR.later_shown({}, 0, CR.later_arguments(["--dry-run", "BILLING_INDENT", "--dry-run"]))
+    assert argued.endswith("; its command line '--dry-run BILLING_INDENT']") and CR.clipped(f"f(1) {argued}", 1) == f"f {argued}"
     # a call whose own text holds the world's opening is clipped at the last one, the world's
     assert CR.clipped(f"f('[on {CR.later_moment(0)[1]}, ') {world}", 3) == f"f(' {world}"
     assert CR.clipped(f"f('[on {CR.later_moment(1)[1]}, ') {world}", 3) == f"f(' {world}"
     assert CR.clipped(f"f('[on {CR.later_moment(2)[1]}, ') {world}", 3) == f"f(' {world}"
+    assert CR.clipped(f"f('[on {CR.later_moment(3)[1]}, ') {world}", 3) == f"f(' {world}"
     assert "2056-01-31" in world and "2056-12-31" in CR.later_shown({}, 2) and "2056-02-29" in CR.later_shown({}, 3)
 
 

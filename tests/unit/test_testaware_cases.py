@@ -869,6 +869,11 @@ def test_an_import_that_falls_back_to_another_module_is_found():
     nested = base.replace("    return json.dumps(doc)\n", "    try:\n        import simplejson as j\n    except:\n"
                                                           "        import json as j\n    return j.dumps(doc)\n")
     assert [f.what.split(" binds")[0] for f in import_fallbacks("io.py", base, nested)] == ["`encode`"]
+    # the sixteenth outside round's d28: a handler of a class ImportError derives from catches it too
+    for broad in ("except Exception:\n    import json\n", "except BaseException:\n    import json\n",
+                  "except (OSError, Exception):\n    import json\n", "except builtins.Exception:\n    import json\n"):
+        assert [f.line for f in import_fallbacks("io.py", base, head.replace("except ImportError:\n    import json\n",
+                                                                                 broad))] == [1], broad
     # what is not one: a handler for another error, one that binds nothing, one that binds another name
     for fine in ("except ValueError:\n    import json\n", "except ImportError:\n    pass\n",
                  "except ImportError:\n    import json as other\n"):

@@ -119,7 +119,7 @@ def _other_machine(own: str) -> None:
     """The later world's machine (cleanroom.LATER_MACHINE; `-O` is the caller's flag), before any
     code under judgement is imported: one CPU to run on, and `os.cpu_count()` saying so; Windows'
     line separator; and to the code's own files (under `own`), Windows' platform names
-    (cleanroom.LATER_PLATFORM)."""
+    (cleanroom.LATER_PLATFORM, `platform.system()` and `platform.uname()`)."""
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     except (AttributeError, OSError, ValueError):
@@ -134,8 +134,11 @@ def _other_machine(own: str) -> None:
     for module_name, attribute, value in LATER_PLATFORM:
         module = sys.modules[module_name]
         module.__class__ = _seen_by_own_code(module, attribute, value, is_own)
-    real_system = platform.system
+    real_system, real_uname = platform.system, platform.uname
     platform.system = lambda: LATER_SYSTEM if is_own(sys._getframe(1)) else real_system()  # type: ignore[assignment]
+    # (and `platform.uname().system`, the sixteenth outside round's d05b)
+    platform.uname = lambda: real_uname()._replace(system=LATER_SYSTEM) if is_own(sys._getframe(1)) \
+        else real_uname()  # type: ignore[assignment]
 
 
 class _OwnCode:
@@ -192,15 +195,22 @@ def _move_clock(offset: float) -> None:
         real = getattr(time, name)
         setattr(time, name, (lambda real: lambda secs=None: real(time.time() if secs is None else secs))(real))
     real_clock, real_clock_ns = time.clock_gettime, time.clock_gettime_ns
-    # Every clock that tells the date moves (realtime, its coarse reading, TAI); the others count
-    # from boot or from the process's start, and tell no date.
+    # Every clock that tells the date moves (realtime, its coarse reading, TAI). The clocks that
+    # count from boot tell no date but how long the machine has been up: they read `offset` more,
+    # once (a duration measured on them is what it was; code that waits for an uptime, as the
+    # sixteenth outside round's d06 waits for 30 days, meets it). The process's own clocks stay.
     dated = {time.CLOCK_REALTIME, getattr(time, "CLOCK_TAI", 11), 5}  # 5: CLOCK_REALTIME_COARSE
+    booted = {time.CLOCK_MONOTONIC, getattr(time, "CLOCK_MONOTONIC_RAW", 4), getattr(time, "CLOCK_BOOTTIME", 7),
+              6}  # 6: CLOCK_MONOTONIC_COARSE
+    up, up_ns = offset, int(offset * 1_000_000_000)
+    for name, shift in (("monotonic", up), ("perf_counter", up), ("monotonic_ns", up_ns), ("perf_counter_ns", up_ns)):
+        setattr(time, name, (lambda real, shift: lambda: real() + shift)(getattr(time, name), shift))
 
     def clock_gettime(clock: int) -> float:
-        return real_clock(clock) + (_SHIFT[0] if clock in dated else 0)
+        return real_clock(clock) + (_SHIFT[0] if clock in dated else up if clock in booted else 0)
 
     def clock_gettime_ns(clock: int) -> int:
-        return real_clock_ns(clock) + (int(_SHIFT[0] * 1_000_000_000) if clock in dated else 0)
+        return real_clock_ns(clock) + (int(_SHIFT[0] * 1_000_000_000) if clock in dated else up_ns if clock in booted else 0)
 
     time.clock_gettime, time.clock_gettime_ns = clock_gettime, clock_gettime_ns  # type: ignore[assignment]
     real_strftime = time.strftime
@@ -948,6 +958,7 @@ def _child(spec_path: str, out_path: str) -> int:
             if spec.get("later"):
                 _move_clock(later_moment(0)[0] - _REAL_TIME())
                 _other_machine(str(spec.get("own", "")))
+                sys.argv = [sys.argv[0], *map(str, spec.get("argv", ()))]
             sys.meta_path.insert(0, _NoRunners)  # type: ignore[arg-type]
             if spec.get("served"):  # the base's files (or a mutant's) in place of the head's
                 sys.meta_path.insert(0, _BaseCode(spec["served"]))  # type: ignore[arg-type]

@@ -621,13 +621,14 @@ class _Sampler:
                           for key, (blob, _, _) in calls for numbers, words in [self._constants(key[0], root)]]
             pure = [j for j, (key, _) in enumerate(calls) if self._watch[key].pure]
             based = [j for j, (key, _) in enumerate(calls) if key[0] in self.base]  # a file new in the diff has none
-            later = CR.later_environment(w for path in {calls[j][0][0] for j in based}
-                                         for w in self._constants(path, root)[1]) if _MUTANT is None else {}
+            words = sorted({w for path in {calls[j][0][0] for j in based} for w in self._constants(path, root)[1]}) \
+                if _MUTANT is None else []
+            later, arguments = CR.later_environment(words), CR.later_arguments(words)
             pure_paths = sorted({calls[j][0][0] for j in based if self._watch[calls[j][0]].pure})
             seeds = CR.hash_seeds(_text_of(os.path.join(root, path)) for path in pure_paths) \
                 if pure_paths and _MUTANT is None else ()
-            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later, seeds,
-                                [self._watch[calls[j][0]].pure for j in based]) if based else None
+            twins = self._twins(work, script, sys_path, [spec_calls[j] for j in based], root, errors, later, arguments,
+                                seeds, [self._watch[calls[j][0]].pure for j in based]) if based else None
             outcomes: Dict[str, List[List[str]]] = {}
             # In a mutant's session only the base judges (the purity of the head's code is judged
             # in its own session).
@@ -706,7 +707,7 @@ class _Sampler:
                                              for side in ("later-head", "later-base"))
                     if not did_later.startswith(CR.NOT_RUN) and not CR.same(did_later, then_later) \
                             and did_later != did:
-                        out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later, k)}",
+                        out_calls.append(CR.Call(key[0], key[1], key[2], f"{input_shown or shown} {CR.later_shown(later, k, arguments)}",
                                                  did_later, ((CR.BASE, then_later),)))
         return CR.CleanroomResults(tuple(out_calls), tuple(unreplayed), tuple(errors))
 
@@ -773,12 +774,13 @@ class _Sampler:
         return self._constants_of[path]
 
     def _twins(self, work: str, script: str, sys_path: List[str], spec_calls: List[Dict[str, Any]], root: str,
-               errors: List[str], later: Dict[str, str], seeds: Sequence[int] = (),
+               errors: List[str], later: Dict[str, str], arguments: Sequence[str] = (), seeds: Sequence[int] = (),
                pure: Sequence[bool] = ()) -> Dict[str, List[List[List[str]]]]:
         """Every call and its widenings in clean interpreters alike but for the code: the head's
         twice (other hash seeds), the base's once (core/protocol/cleanroom.py), and, outside a
         mutant's session, the head's and the base's again later and elsewhere (CR.LATER_MOMENTS: the
-        clocks at two fixed moments by turns; `later`, from CR.later_environment, set in the environment; a third hash seed;
+        clocks at CR.LATER_MOMENTS by turns; `later`, from CR.later_environment, set in the environment,
+        and `arguments`, from CR.later_arguments, on the command line; a third hash seed;
         CR.LATER_MACHINE: `-O`, one CPU, another line separator), and the head's once per hash seed
         of `seeds` on the calls `pure` marks (CR.MORE_HASH_SEEDS). In a mutant's session the second
         is the mutant's code, with the head's hash seed: what the base's code tells apart from it,
@@ -807,7 +809,7 @@ class _Sampler:
             spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                     "patient": _MUTANT is None and side in ("head", "base"),
                     "shapes": _MUTANT is not None, "later": in_later,
-                    "own": os.path.abspath(root), "unasked": skipped,
+                    "own": os.path.abspath(root), "unasked": skipped, "argv": list(arguments) if in_later else [],
                     "impatient": unanswered if side == "base" else []}
             out[side] = self._restarting(work, f"twin-{side}", f"the {side} twin", spec, env, ["-O"] if in_later else [],
                                          script, errors, CR.CHILD_TIMEOUT * 4)

@@ -998,7 +998,8 @@ def _checked_waits(source: Optional[str]) -> List[Tuple[str, int, str]]:
 def import_fallbacks(path: str, base: Optional[str], head: Optional[str]) -> Tuple[Finding, ...]:
     """Imports the head adds (over `base`) that pick the code by what the machine has installed: a
     `try` whose body imports a name (an `import`, or `name = importlib.import_module("...")`) and
-    whose handler for `ImportError` (`ModuleNotFoundError`, or a bare `except`) binds the same name
+    whose handler catches `ImportError` (it, `ModuleNotFoundError`, a class it derives from,
+    `Exception` or `BaseException`, or a bare `except`) binds the same name
     another way (`try: import ujson as json` / `except ImportError: import json`, or `numpy =
     None`); and a call that asks whether (or which version of) a module is installed
     (`importlib.util.find_spec`, `importlib.metadata.version`: INSTALLED_PROBES), whatever it then
@@ -1007,7 +1008,8 @@ def import_fallbacks(path: str, base: Optional[str], head: Optional[str]) -> Tup
     return _added(path, _fallbacks(base), _fallbacks(head))
 
 
-IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError"})
+# The handlers that catch a failed import: its own classes and those it derives from.
+IMPORT_ERRORS = frozenset({"ImportError", "ModuleNotFoundError", "Exception", "BaseException"})
 
 
 def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:

@@ -27,8 +27,9 @@ returned, raised and left in its arguments there is compared (the `BASE` variant
 runs twice, with other hash seeds, and a call whose head side differs from itself (in a pure
 region, `IMPURE`: the `HASH_SEED` variant), runs out of time or memory, or cannot import the base is
 not compared. Outside a mutant's session both sides run once more later and elsewhere: the clock 30
-years ahead, each word the diff wrote that can name an environment variable set to "1", a third
-hash seed (`later_environment`), on another machine (LATER_MACHINE: `python -O`, one CPU, Windows'
+years ahead, each word the diff wrote that can name an environment variable set to "1" and every
+word it wrote on the program's command line (`later_arguments`), a third hash seed
+(`later_environment`), on another machine (LATER_MACHINE: `python -O`, one CPU, Windows'
 line separator); a difference there, where the first world showed none and the head's code did
 something else than in the first world, is one too.
 A difference is a change in behaviour the diff makes that no voting oracle failed on:
@@ -53,7 +54,7 @@ import json
 import re
 import zlib
 from dataclasses import dataclass
-from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 ENV = "ORACLE_GATE_CLEANROOM"
 RESULTS_RELPATH = "oracle-gate/cleanroom.json"
@@ -93,7 +94,7 @@ MORE_HASH_SEEDS = 4
 # The twins' second world: the clocks about 30 years ahead (past a date bomb, and 2038), in a time
 # zone 14 hours east of UTC (LATER_TZ, a POSIX rule: no tz database needed), and every word the
 # diff's code names that could name an environment variable set to "1" (a knob the diff reads,
-# unset wherever the tests and the first twins run). The clocks read one of two moments at the start
+# unset wherever the tests and the first twins run). The clocks read one of four moments at the start
 # of each input (LATER_MOMENTS, by the input's place among its call's: `later_moment`), each a
 # calendar's edge no day of a test run is sure to reach:
 # - a leap day while UTC's date is the day before (a month of 29 days, where `date(year, month,
@@ -102,12 +103,16 @@ MORE_HASH_SEEDS = 4
 # - the last half-minute of a 31st before a month of 29 days (a day, hour or minute moved on by
 #   `replace` is out of range; the same day of the next month is not a date);
 # - the last half-minute of a year (the month after December is not month 13: `date(year,
-#   month + 1, 1)` for the first of the next month raises only in December).
+#   month + 1, 1)` for the first of the next month raises only in December);
+# - the last half-minute of a leap day in UTC (code that reads UTC's clock, `datetime.now(
+#   timezone.utc)`, meets a leap day, an hour 23 and a minute 59 there, which the moments above,
+#   all in the morning in UTC, never show it; the sixteenth outside round's d02 and d11).
 # The head's and the base's code run there alike; a difference shows only what the diff changes,
 # whatever the world.
 LATER_MOMENTS = ((2_718_964_800, "2056-02-29 at 02:00, UTC+14 (2056-02-28 in UTC)"),  # 2056-02-28T12:00:00Z
                  (2_716_538_370, "2056-01-31 at 23:59:30, UTC+14"),  # 2056-01-31T09:59:30Z
-                 (2_745_482_370, "2056-12-31 at 23:59:30, UTC+14"))  # 2056-12-31T09:59:30Z
+                 (2_745_482_370, "2056-12-31 at 23:59:30, UTC+14"),  # 2056-12-31T09:59:30Z
+                 (2_719_094_370, "2056-03-01 at 13:59:30, UTC+14 (2056-02-29 at 23:59:30 in UTC)"))  # 2056-02-29T23:59:30Z
 LATER_TZ = "<+14>-14"
 LATER_VALUE = "1"
 # The later world's machine, for the head and the base alike: the interpreter runs under `-O`
@@ -144,16 +149,24 @@ def later_environment(words: Iterable[str]) -> Dict[str, str]:
     return {name: LATER_VALUE for name in sorted(names)[:WORLD_WORDS]}
 
 
+def later_arguments(words: Iterable[str]) -> List[str]:
+    """The later world's command line after the program's name (`sys.argv[1:]`): each word the
+    diff wrote (at most WORLD_WORDS; a flag the code reads there, `--dry-run`, given)."""
+    return sorted(dict.fromkeys(words))[:WORLD_WORDS]
+
+
 def later_moment(k: int) -> Tuple[int, str]:
     """The moment (seconds since the epoch, and how it is named) the later world's clocks read at
     the start of its call's `k`-th input: the head's and the base's alike."""
     return LATER_MOMENTS[k % len(LATER_MOMENTS)]
 
 
-def later_shown(environment: Mapping[str, str], k: int) -> str:
+def later_shown(environment: Mapping[str, str], k: int, arguments: Sequence[str] = ()) -> str:
     """How the `k`-th input of a call in the later world is named in a verdict."""
     names = ", ".join(f"{name}={value}" for name, value in sorted(environment.items()))
-    return f"[on {later_moment(k)[1]}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}]"
+    line = " ".join(arguments)
+    return (f"[on {later_moment(k)[1]}, {LATER_MACHINE}{'; ' + names[:160] if names else ''}"
+            f"{'; its command line ' + repr(line[:120]) if line else ''}]")
 
 
 def clipped(shown: str, chars: int) -> str:
@@ -268,13 +281,14 @@ MAX_FOLDED = 5
 
 
 def folded(value: Any, where: str = "", depth: int = 0) -> List[Tuple[str, str]]:
-    """Where in `value` the canonical JSON writes a list for a tuple, set or frozenset (of the
-    builtin types), at most MAX_FOLDED of them, outermost first: `[("", "tuple"), ("[0]", "set")]`.
-    A caller that appends to the list a function gave, or indexes the set, fails on the other."""
+    """Where in `value` the canonical JSON writes a list for a tuple, set or frozenset, or bytes for
+    a bytearray (of the builtin types), at most MAX_FOLDED of them, outermost first: `[("",
+    "tuple"), ("[0]", "set")]`. A caller that appends to the list a function gave, indexes the set,
+    or hashes the bytes (or asks `isinstance(x, bytes)`), fails on the other."""
     if depth > 50:
         return []
     out: List[Tuple[str, str]] = []
-    if type(value) in (tuple, set, frozenset):
+    if type(value) in (tuple, set, frozenset, bytearray):
         out.append((where, type(value).__name__))
     if type(value) in (list, tuple):
         children: Iterable[Tuple[str, Any]] = ((f"{where}[{i}]", v) for i, v in enumerate(value))
@@ -590,6 +604,7 @@ SHAPES_REPEATED_PAST_AT_MOST = 1 << 16
 # Text is repeated past each constant of the code from this many characters up (a key cut to a
 # column's width, `account[:64]`, and two accounts that share their first 64 characters become one).
 TEXT_REPEATED_FROM = 8
+ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"  # string.punctuation
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
@@ -619,6 +634,10 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
     ("with an invalid UTF-8 byte", _text(lambda t: t, lambda b: b + b"\xff")),
+    # every ASCII punctuation mark after it (`"Acme Inc."` made `"Acme Inc"`, a "/" written
+    # `\u002f`: the sixteenth outside round's d04 and d25)
+    ("with ASCII punctuation after it",
+     _values_only(_text(lambda t: t + ASCII_PUNCTUATION, lambda b: b + ASCII_PUNCTUATION.encode("ascii")))),
     ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
     ("with a second document after it", _text(_followed, lambda b: _encoded(_followed, b))),
     ("with a key added", _key_added),
@@ -1022,13 +1041,18 @@ def outlasted(did: str, did_patient: bool, then: str, then_patient: bool) -> Opt
     WIDENED_CALL_SECONDS and the other had not answered after PATIENT_SECONDS: a head still running
     where the base answered at once (a loop made quadratic), or a head that raises at once where the
     base still works (a new cap on an input the base takes: it refuses what the base did not).
-    A head that returns at once where the base still runs is faster, not different: None, as
-    wherever no side ran out of that time."""
+    A head that returns at once where the base still runs is faster, not different; so is one that
+    gives up at once for want of room (OUT_OF_ROOM: a list of 10**30 items the base was still
+    building one by one): None, as wherever no side ran out of that time."""
     if did == PAST_PATIENCE and not then.startswith(NOT_RUN) and not then_patient:
         return STILL_RUNNING, then
-    if then == PAST_PATIENCE and did.startswith("raised ") and not did_patient:
+    if then == PAST_PATIENCE and did.startswith("raised ") and not did.startswith(OUT_OF_ROOM) and not did_patient:
         return did, STILL_RUNNING
     return None
+
+
+# What a call raises when what it asks for cannot be held at all (an index-sized integer, memory).
+OUT_OF_ROOM = ("raised builtins.OverflowError", "raised builtins.MemoryError")
 
 
 def scaled(args: Tuple[Any, ...], kwargs: Dict[str, Any],
