@@ -1669,6 +1669,12 @@ CATALOGUE = CATALOGUE + (
     Patch("seventeenth", "encode-escapes-every-slash", False,
           "encode writes every '/' as \\u002f: the wire text of a name with a slash is no longer byte-exact",
           _outside("encode-escapes-every-slash"), ("UNJUDGED_CHANGE",), said=("with ASCII punctuation after it",)),
+    # of my own against a4f744b, which excused any OverflowError raised at once where the base still
+    # ran (for the round's honest `split` by list repetition): a cap written as one merged there
+    Patch("seventeenth", "split-refuses-past-1e8-by-overflow", False,
+          "split raises OverflowError past 10**8 parts: a call the base takes (and runs for long) now raises at once",
+          _outside("split-refuses-past-1e8-by-overflow"), ("UNJUDGED_CHANGE",),
+          said=("gives raised builtins.OverflowError at the head and still running after",)),
 )
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop

@@ -1468,9 +1468,14 @@ def test_one_side_answering_at_once_where_the_other_runs_past_more_time_is_a_dif
     assert CR.outlasted(late, False, late, False) is None and CR.outlasted(quick, False, quick, False) is None
     assert CR.outlasted(late, False, CR.OUT_OF_TIME, False) is None
     # the sixteenth outside round's honest h3 (`[base + 1] * remainder + ...`): a list of 10**30
-    # items refused at once where the base still builds it one by one is no cap of the head's own
-    assert CR.outlasted("raised builtins.OverflowError", False, late, False) is None
-    assert CR.outlasted("raised builtins.MemoryError", False, late, False) is None
+    # items refused at once where the base still builds it one by one is no cap of the head's own;
+    # an OverflowError on a size a list can have (`raise OverflowError` past 10**8 parts) still is
+    room = "raised builtins.OverflowError" + CR.PAST_INDEX
+    assert CR.outlasted(room, False, late, False) is None
+    assert CR.outlasted("raised builtins.OverflowError", False, late, False) == ("raised builtins.OverflowError",
+                                                                                 CR.STILL_RUNNING)
+    assert CR.past_index(((7, 10**30), {})) and CR.past_index([{"n": [-(2**63)]}]) and not CR.past_index((2**63 - 1,))
+    assert not CR.past_index(("1" * 30, 10**18)) and CR.past_index({10**19: 1})
 
 
 SLOW_HEAD = '''\

@@ -32,7 +32,7 @@ try:
                                            LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
-                                           CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS,
+                                           CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,
                                            OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
                                            AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,
                                            WRITTEN_CHARS, WROTE, YIELDED,
@@ -46,7 +46,7 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
                                     WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
-                                    CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS,  # pants: no-infer-dep
+                                    CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,  # pants: no-infer-dep
                                     AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,  # pants: no-infer-dep
                                     later_moment, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
@@ -597,7 +597,8 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
             return OUT_OF_TIME, took, True
         return f"{NOT_RUN}raised {type(raised).__name__}{CONCURRENT_RAISED if unordered else ''}", took, \
             isinstance(raised, MemoryError)
-    did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "")
+    did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "") \
+        + (PAST_INDEX if isinstance(raised, OverflowError) and past_index([args, kwargs]) else "")
     after = _state(args, kwargs, unordered)
     made = _objects_made(result, args, call) if raised is None else ""
     kept = _keeps(args, kwargs, result, unordered) if raised is None else ""

@@ -52,6 +52,7 @@ import enum
 import hashlib
 import json
 import re
+import sys
 import zlib
 from dataclasses import dataclass
 from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
@@ -1042,17 +1043,36 @@ def outlasted(did: str, did_patient: bool, then: str, then_patient: bool) -> Opt
     where the base answered at once (a loop made quadratic), or a head that raises at once where the
     base still works (a new cap on an input the base takes: it refuses what the base did not).
     A head that returns at once where the base still runs is faster, not different; so is one that
-    gives up at once for want of room (OUT_OF_ROOM: a list of 10**30 items the base was still
+    gives up at once for want of room (`out_of_room`: a list of 10**30 items the base was still
     building one by one): None, as wherever no side ran out of that time."""
     if did == PAST_PATIENCE and not then.startswith(NOT_RUN) and not then_patient:
         return STILL_RUNNING, then
-    if then == PAST_PATIENCE and did.startswith("raised ") and not did.startswith(OUT_OF_ROOM) and not did_patient:
+    if then == PAST_PATIENCE and did.startswith("raised ") and not out_of_room(did) and not did_patient:
         return did, STILL_RUNNING
     return None
 
 
-# What a call raises when what it asks for cannot be held at all (an index-sized integer, memory).
-OUT_OF_ROOM = ("raised builtins.OverflowError", "raised builtins.MemoryError")
+# What a twin adds to an OverflowError raised on arguments that hold an integer past sys.maxsize:
+# no list, string or range can be that long, so a base still running there could never answer
+# either (a cap the head raises as OverflowError on a size a list can have is still a difference).
+PAST_INDEX = " (an integer in its arguments is past sys.maxsize)"
+
+
+def out_of_room(did: str) -> bool:
+    """Whether an outcome is an OverflowError raised on a size no list can have (PAST_INDEX)."""
+    return did.startswith("raised builtins.OverflowError") and PAST_INDEX in did
+
+
+def past_index(value: Any, depth: int = 0) -> bool:
+    """Whether `value` holds (in its lists, tuples, sets and dicts, to some depth) an integer whose
+    magnitude is past sys.maxsize."""
+    if type(value) is int:
+        return abs(value) > sys.maxsize
+    if depth > 20:
+        return False
+    if type(value) is dict:
+        value = [*value.keys(), *value.values()]
+    return type(value) in (list, tuple, set, frozenset) and any(past_index(v, depth + 1) for v in list(value)[:4096])
 
 
 def scaled(args: Tuple[Any, ...], kwargs: Dict[str, Any],
