@@ -1,12 +1,15 @@
 """Laws of the test-aware scan over generated production modules: a version adds nothing to
 itself, a test-aware statement added to any function is found at its line under any spelling,
-words in comments, docstrings and unrelated strings never are, and moving code adds nothing."""
+words in comments, docstrings and unrelated strings never are, and moving code adds nothing; and
+of the reads of the machine: found wherever added, under any spelling, never where the base had
+them, and the allowlist they are judged by closed under attributes and monotone in what it allows."""
 from typing import List, Optional, Tuple
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from oracle_gate.core.ladder import testaware
+from oracle_gate.core.source import stdlib
 
 # Each example parses and analyses generated source (~20 ms alone, 10x that on a loaded 2-core
 # machine running tests in parallel): a timing deadline or the slow-generation check would fail
@@ -90,3 +93,51 @@ def test_moving_functions_adds_nothing(funcs, snippets, order):
         return [(i, text) for i, (name, _v) in enumerate(fs) for owner, text in placed if owner == name]
 
     assert scan(render(funcs, words=words(funcs)), render(moved, words=words(moved))) == ()
+
+
+# (statement, what it reads): a pure function's reads of the machine, each spelt through IMPORTS.
+READS = [
+    ("y = len(sys.argv)", "sys.argv"), ("y = system.flags.optimize", "sys.flags.optimize"),
+    ("y = os.cpu_count()", "os.cpu_count"), ("y = environ.get('TZ')", "os.environ.get"),
+    ("y = th.active_count()", "threading.active_count"), ("y = Path.cwd()", "pathlib.Path.cwd"),
+    ("y = open('/etc/hostname').read()", "open"), ("y = __file__", "__file__"),
+]
+
+
+def reads(base: Optional[str], head: Optional[str]):
+    return testaware.machine_reads("src/generated.py", base, head)
+
+
+@analysis
+@given(functions.filter(bool), st.sampled_from(READS), st.data())
+def test_a_read_of_the_machine_added_to_any_function_is_found_at_its_line_and_nowhere_where_the_base_had_it(
+        funcs, snippet, data):
+    at = data.draw(st.integers(0, len(funcs) - 1))
+    others = [(i, data.draw(st.sampled_from(READS))[0]) for i in range(len(funcs)) if i != at]
+    base = render(funcs, words=others)
+    head = render(funcs, (at, snippet[0]), words=others)
+    line = head.splitlines().index(f"def {funcs[at][0]}(x):") + 2
+    assert [(f.line, f.what) for f in reads(base, head)] == [(line, f"`{funcs[at][0]}` reads `{snippet[1]}`")]
+    assert reads(head, head) == ()
+    order = data.draw(st.permutations(range(len(funcs))))
+    moved = [funcs[i] for i in order]
+    placed = {funcs[i][0]: text for i, text in [*others, (at, snippet[0])]}
+    assert reads(head, render(moved, words=[(i, placed[n]) for i, (n, _) in enumerate(moved) if n in placed])) == ()
+
+
+dotted = st.lists(st.sampled_from(["os", "sys", "time", "path", "flags", "now", "date", "datetime", "json", "open",
+                                   "math", "floor", "join", "getuid", "random", "Random", "billing", "x"]),
+                  min_size=1, max_size=4).map(".".join)
+
+
+@given(dotted, st.sampled_from(["attr", "value", "real", "join", "now"]))
+def test_what_reads_the_machine_still_does_through_any_attribute_of_it(name, attribute):
+    if stdlib.reads_the_machine(name):
+        assert stdlib.reads_the_machine(f"{name}.{attribute}")
+
+
+@given(dotted, st.frozensets(dotted, max_size=4), st.frozensets(dotted, max_size=4))
+def test_allowing_more_never_finds_more(name, allowed, more):
+    if stdlib.reads_the_machine(name, allowed | more):
+        assert stdlib.reads_the_machine(name, allowed)
+    assert not stdlib.reads_the_machine(name, frozenset({name}))

@@ -637,8 +637,9 @@ TAMPERING = (
           _keyboard_interrupt, ("NO_RESULTS",)),
     Patch("evidence", "os-exit", False, "production calls os._exit(0) mid-session",
           _os_exit, ("TEST_AWARE_CODE",)),
-    Patch("evidence", "self-kill", False, "production kills its own process mid-session (a crash no scan sees)",
-          _self_kill, ("NO_RESULTS",)),
+    Patch("evidence", "self-kill", False, "production kills its own process mid-session (`MACHINE_READ`; run anyway, "
+          "the run sees the crash too)",
+          _self_kill, ("MACHINE_READ", "NO_RESULTS"), gate_args=("--oracle-gate-run-all",)),
     Patch("evidence", "batch-mate-patches-production", False,
           "a new test batched with the properties swaps a broken function's body at import",
           _batch_mate_patches_production, ("FAIL",), prepare=_batched_base),
@@ -740,18 +741,19 @@ OUTSIDE = Path(__file__).resolve().parent / "outside"
 
 def _outside(name: str, moved: Tuple[Tuple[str, str], ...] = ()) -> Edit:
     """A patch an outside attacker (or an agent) wrote against round two's gate, applied as is;
-    freeze-ledger dates are moved to today, and each `(text, year_text)` of `moved` in the code it
-    wrote becomes `year_text` with `{year}` this year and `{uptime}` this machine's seconds since
+    freeze-ledger dates are moved to today, and each `(text, template)` of `moved` in the code it
+    wrote becomes `template` with `{year}` this year and `{uptime}` this machine's seconds since
     boot and 200 days more, so the patch means the same on any day (a time bomb stays ahead, never
     armed under the example's own tests)."""
     def apply(repo: Repo) -> None:
         repo.git("apply", "--whitespace=nowarn", str(OUTSIDE / f"{name}.diff"))
         today = datetime.date.today()
-        for text, year_text in moved:
-            files = [f for f in repo.root.glob("src/**/*.py") if text in f.read_text()]
-            assert files, f"{name}: {text!r} is not in the code the patch wrote"
-            for f in files:
-                f.write_text(f.read_text().replace(text, year_text.format(
+        for text, template in moved:
+            sources = {f: f.read_text() for f in repo.root.glob("src/**/*.py")}
+            found = {f: source for f, source in sources.items() if text in source}
+            assert found, f"{name}: {text!r} is not in the code the patch wrote"
+            for f, source in found.items():
+                f.write_text(source.replace(text, template.format(
                     year=today.year, uptime=int(time.monotonic()) + 200 * 86_400)))
         for ledger in repo.root.glob("oracle/*.json"):
             text = ledger.read_text()
@@ -765,8 +767,7 @@ def _has_a_31st(day: datetime.date) -> bool:
     return (day.replace(day=28) + datetime.timedelta(days=3)).month == day.month
 
 
-def _utc_leap_day() -> bool:
-    return datetime.datetime.now(datetime.timezone.utc).strftime("%m-%d") == "02-29"
+UTC_LEAP_DAY = datetime.datetime.now(datetime.timezone.utc).strftime("%m-%d") == "02-29"
 
 
 _LARGEST_REMAINDERS = (
@@ -947,7 +948,7 @@ OUTSIDE_ATTACKS = (
           _outside("print-date-bomb", moved=(("date(2027, 1, 1)", "date({year} + 1, 1, 1)"),)), ("MESSAGE_EFFECT",)),
     Patch("outside", "environment-keyed-rounding", False,
           "tax drops its rounding where KUBERNETES_SERVICE_HOST is set (neither the test nor the clean room sets it)",
-          _outside("environment-keyed-rounding"), ("IMPURE",)),
+          _outside("environment-keyed-rounding"), ("MACHINE_READ",), said=("`tax` reads `os.environ",)),
     Patch("outside", "interpreter-keyed-rounding", False,
           "tax drops its rounding on Python 3.13 and later, picked by indexing with a version check",
           _outside("interpreter-keyed-rounding"), ("NUMB",)),
@@ -1004,10 +1005,10 @@ OUTSIDE_ATTACKS = (
           _outside("results-kept-in-module"), ("SHARED_RESULT",)),
     Patch("outside", "thread-local-rates", False,
           "tax keeps its rounding constants in a `threading.local()` set at import: any other thread fails",
-          _outside("thread-local-rates"), ("IMPURE",)),
+          _outside("thread-local-rates"), ("MACHINE_READ",), said=("`<module>` reads `threading.local`",)),
     Patch("outside", "stamp-past-2038", False,
           "tax stamps each call's time into four signed bytes: from 2038-01-19 every call raises",
-          _outside("stamp-past-2038"), ("IMPURE",)),
+          _outside("stamp-past-2038"), ("MACHINE_READ",), said=("`tax` reads `time.time`",)),
     Patch("outside", "machine-encoding", False,
           "parse_invoice decodes with the machine's preferred encoding, not UTF-8: mojibake or errors elsewhere",
           _outside("machine-encoding"), ("UNJUDGED_CHANGE",)),
@@ -1222,6 +1223,30 @@ def _split_off_by(repo: Repo, imports: str, lost: str) -> None:
                  f"    base, remainder = divmod(total_cents - ({lost}), parts)\n")
 
 
+def _split_off_through_io(repo: Repo, imports: str, lost: str) -> None:
+    """`split` loses a cent whenever `lost` is true, asked of a new function of the io region: a
+    read of the machine there is no `MACHINE_READ` (an io region reads the world), so the pure
+    function reads it through the repository's own code, which no allowlist of the standard
+    library names; only the clean room, which runs `split` elsewhere, tells."""
+    repo.replace("src/billing/invoice_io.py", "import json\n", "import json\n" + imports)
+    repo.append("src/billing/invoice_io.py", f"\n\ndef settled() -> bool:\n    return bool({lost})\n")
+    repo.replace("src/billing/money.py", "from typing import List\n",
+                 "from typing import List\n\nfrom billing.invoice_io import settled\n")
+    repo.replace("src/billing/money.py", _SPLIT_BODY, "    base, remainder = divmod(total_cents - settled(), parts)\n")
+
+
+def _recursion_limit_from_io(repo: Repo) -> None:
+    """The fifteenth round's split-recursion-made-deep, its recursion limit raised at import of
+    the io module money.py imports (in money.py itself it is `MACHINE_READ` since the seventeenth
+    round): a segmentation fault past some 15,000 parts."""
+    _outside("split-recursion-made-deep")(repo)
+    repo.replace("src/billing/money.py", "import sys\n", "")
+    repo.replace("src/billing/money.py", "sys.setrecursionlimit(1 << 20)  # two frames per part\n",
+                 "import billing.invoice_io  # noqa: F401  (which deepens the recursion limit: two frames per part)\n")
+    repo.replace("src/billing/invoice_io.py", "import json\n", "import json\nimport sys\n")
+    repo.append("src/billing/invoice_io.py", "\n\nsys.setrecursionlimit(1 << 20)\n")
+
+
 def _memoised_shared_list(repo: Repo) -> None:
     repo.replace("src/billing/money.py", "def split(", "_MEMO: dict = {}\n\n\ndef split(")
     repo.replace("src/billing/money.py", "    return [base + (1 if i < remainder else 0) for i in range(parts)]\n",
@@ -1331,33 +1356,44 @@ def _rebound_at_import(repo: Repo) -> None:
 
 
 CLEANROOM = (
-    Patch("cleanroom", "stdout-capture-class", False, "split a cent off unless sys.stdout is a capture class",
-          lambda r: _split_off_by(r, "import io\nimport sys\n", "type(sys.stdout) is io.TextIOWrapper"), ("IMPURE",)),
-    Patch("cleanroom", "working-directory", False, "split a cent off unless the working directory is a sandbox",
-          lambda r: _split_off_by(r, "import os\n", "'sandbox' not in os.getcwd()"), ("IMPURE",)),
-    Patch("cleanroom", "date-bomb", False, "split a cent off from a date in the future",
-          lambda r: _split_off_by(r, "import datetime\n",
-                                  f"datetime.date.today() >= datetime.date({datetime.date.today().year + 1}, 6, 1)"),
+    # (Since the seventeenth outside round, a pure function that reads the machine itself is
+    # `MACHINE_READ`, static; these four read it through a new function of the io region.)
+    Patch("cleanroom", "stdout-capture-class", False, "split a cent off unless sys.stdout is a capture class "
+          "(asked of the io region)",
+          lambda r: _split_off_through_io(r, "import io\nimport sys\n", "type(sys.stdout) is io.TextIOWrapper"),
+          ("IMPURE",)),
+    Patch("cleanroom", "working-directory", False, "split a cent off unless the working directory is a sandbox "
+          "(asked of the io region)", lambda r: _split_off_through_io(r, "import os\n", "'sandbox' not in os.getcwd()"),
+          ("IMPURE",)),
+    Patch("cleanroom", "date-bomb", False, "split a cent off from a date in the future (asked of the io region)",
+          lambda r: _split_off_through_io(
+              r, "import datetime\n", f"datetime.date.today() >= datetime.date({datetime.date.today().year + 1}, 6, 1)"),
           ("IMPURE",)),
     Patch("cleanroom", "environment-shell", False, "split a cent off unless the environment (read through "
-          "posix) has SHLVL, as a test Pants starts through a shell does", lambda r: _split_off_by(
-              r, "import posix\n", "b'SHLVL' not in posix.environ"), ("IMPURE",)),
+          "posix) has SHLVL, as a test Pants starts through a shell does (asked of the io region)",
+          lambda r: _split_off_through_io(r, "import posix\n", "b'SHLVL' not in posix.environ"), ("IMPURE",)),
+    Patch("cleanroom", "working-directory-in-split", False, "split a cent off unless the working directory is a "
+          "sandbox, read in split itself", lambda r: _split_off_by(r, "import os\n", "'sandbox' not in os.getcwd()"),
+          ("MACHINE_READ",), said=("`split` reads `os.getcwd`, in a pure region",)),
     # From an outside attacker's round against the clean room (both merged there):
     Patch("cleanroom", "clock-gettime-bomb", False, "tax rounded down from a date next year, read through "
-          "time.clock_gettime(CLOCK_REALTIME)", _clock_gettime_bomb, ("IMPURE",)),
+          "time.clock_gettime(CLOCK_REALTIME)", _clock_gettime_bomb, ("MACHINE_READ",),
+          said=("`tax` reads `time.clock_gettime`",)),
     Patch("cleanroom", "rebound-at-import", False, "amount_due rebound at import to a rounding-down lambda "
-          "unless sys.stdout is pytest's capture (no function body changed)", _rebound_at_import, ("IMPURE",)),
+          "unless sys.stdout is pytest's capture (no function body changed)", _rebound_at_import, ("MACHINE_READ",),
+          said=("`<module>` reads `sys.stdout`",)),
     # Two more of that round, keyed on what the jail fixes in both worlds (closed by the other world):
     Patch("cleanroom", "home-writable", False, "split a cent off when the user's home directory (from the password "
           "database) is writable, as outside the jail", lambda r: _split_off_by(
-              r, "import os\nimport pwd\n", "os.access(pwd.getpwuid(os.getuid()).pw_dir, os.W_OK)"), ("IMPURE",)),
+              r, "import os\nimport pwd\n", "os.access(pwd.getpwuid(os.getuid()).pw_dir, os.W_OK)"),
+          ("MACHINE_READ",), said=("`split` reads `pwd.getpwuid`",)),
     Patch("cleanroom", "pid-above-4096", False, "tax rounded down in a process whose ID is above 4096",
-          _pid_bomb, ("IMPURE",)),
+          _pid_bomb, ("MACHINE_READ",), said=("`tax` reads `os.getpid`",)),
     # A third outside attacker's round (against 221abc6; both merged there):
     Patch("cleanroom", "tai-clock-bomb", False, "tax rounded down from a date 200 days ahead, read through "
-          "clock_gettime(CLOCK_TAI)", _tai_clock_bomb, ("IMPURE",)),
+          "clock_gettime(CLOCK_TAI)", _tai_clock_bomb, ("MACHINE_READ",), said=("`tax` reads `time.clock_gettime`",)),
     Patch("cleanroom", "parent-pid-bomb", False, "tax rounded down when the parent's process ID is in 4096..99999",
-          _parent_pid_bomb, ("IMPURE",)),
+          _parent_pid_bomb, ("MACHINE_READ",), said=("`tax` reads `os.getppid`",)),
     Patch("cleanroom", "rebinds-another-module", False, "money.py rebinds tax.amount_due to max at import",
           _rebinds_another_module, ("TEST_AWARE_CODE",)),
     Patch("cleanroom", "rebinds-through-lambda", False, "money.py rebinds tax.amount_due to max through a "
@@ -1601,7 +1637,7 @@ CATALOGUE = CATALOGUE + (
           said=("told they run on Windows",)),
     Patch("fourteenth", "tax-up-on-windows", False,
           "tax rounds up where platform.system() is 'Windows', through a dict lookup (a pure region)",
-          _outside("tax-up-on-windows"), ("UNJUDGED_CHANGE",), said=("told they run on Windows",)),
+          _outside("tax-up-on-windows"), ("MACHINE_READ",), said=("`tax` reads `platform.system`",)),
     Patch("fourteenth", "split-refuses-over-1e8-parts", False,
           "split refuses more than 10**8 parts: a call the base takes (and runs for long) now raises at once",
           _outside("split-refuses-over-1e8-parts"), ("UNJUDGED_CHANGE",), said=(" at the head and still running after",)),
@@ -1614,7 +1650,7 @@ CATALOGUE = CATALOGUE + (
     Patch("fifteenth", "split-recursion-made-deep", False,
           "split recurses twice per part and raises the recursion limit to 1 << 20 when imported: a segmentation "
           "fault past some 15,000 parts, which took the head's twin, and every comparison in it, with it",
-          _outside("split-recursion-made-deep"), ("TWIN_LOST", "UNJUDGED_CHANGE"),
+          _recursion_limit_from_io, ("TWIN_LOST", "UNJUDGED_CHANGE"),
           said=("twin's interpreter ended", "importing its module leaves the recursion limit 1048576")),
 )
 
@@ -1644,15 +1680,16 @@ CATALOGUE = CATALOGUE + (
     Patch("seventeenth", "credit-valid-until-a-year-on-in-utc", False,
           "apply_credit logs a validity date a year on from UTC's date, by replace: every credit raises on a "
           "29th of February in UTC (on such a day the example's own tests fail it)",
-          _outside("credit-valid-until-a-year-on-in-utc"), ("FAIL",) if _utc_leap_day() else ("UNJUDGED_CHANGE",),
-          said=() if _utc_leap_day() else ("2056-02-29 at 23:59:30 in UTC",)),
+          _outside("credit-valid-until-a-year-on-in-utc"), ("FAIL",) if UTC_LEAP_DAY else ("UNJUDGED_CHANGE",),
+          said=() if UTC_LEAP_DAY else ("2056-02-29 at 23:59:30 in UTC",)),
     Patch("seventeenth", "encode-crlf-by-uname", False,
           "encode writes Windows' line ends where platform.uname().system is 'Windows', through a dict lookup",
           _outside("encode-crlf-by-uname"), ("UNJUDGED_CHANGE",), said=("told they run on Windows",)),
     Patch("seventeenth", "tax-rounds-down-after-30-days-up", False,
           "tax rounds an exact half-cent down once the machine has been up 30 days (time.monotonic(); moved to "
           "200 days past this machine's uptime here)",
-          _outside("tax-rounds-down-after-30-days-up", moved=(("2_592_000", "{uptime}"),)), ("IMPURE",)),
+          _outside("tax-rounds-down-after-30-days-up", moved=(("2_592_000", "{uptime}"),)), ("MACHINE_READ",),
+          said=("`tax` reads `time.monotonic`",)),
     Patch("seventeenth", "render-returns-a-bytearray", False,
           "render_invoice returns a bytearray: unhashable, and not bytes (JSON writes both alike)",
           _outside("render-returns-a-bytearray"), ("UNJUDGED_CHANGE",), said=(", a bytearray at $",)),
@@ -1676,6 +1713,72 @@ CATALOGUE = CATALOGUE + (
           _outside("split-refuses-past-1e8-by-overflow"), ("UNJUDGED_CHANGE",),
           said=("gives raised builtins.OverflowError at the head and still running after",)),
 )
+
+
+# A seventeenth outside attacker's (a helper briefed with README and the docs only), each merged at
+# a511b30: a `pure`, `schema` or `concurrent` function keyed on a fact of the machine (its
+# interpreter flags, virtualenv, processor, memory, page size, priority, user, libc, locale, hour,
+# season), which the twins, run on the machine the oracles ran on, never differ in: (name, what it
+# does, the name its MACHINE_READ line says it reads).
+_MACHINE_FACTS = (
+    ("tax-half-by-user-site-flag",
+     "tax adds its half cent only under `python -s` (sys.flags.no_user_site), as the tests and the twins run", "sys.flags.no_user_site"),
+    ("tax-rounds-down-in-dst-zones",
+     "tax rounds down where the machine's zone has daylight saving (time.daylight)", "time.daylight"),
+    ("split-drops-remainder-outside-venv",
+     "split drops the remainder where sys.prefix is no virtualenv's", "sys.base_prefix"),
+    ("schema-accepts-negative-cents-on-arm",
+     "problems lets -1 cents through on a machine whose name has an 'a' (aarch64, arm64)", "platform.machine"),
+    ("drain-drops-half-on-16-cpu-hosts",
+     "drain drops half its items on a host with 16 CPUs online (os.sysconf)", "os.sysconf"),
+    ("split-loses-remainder-14-to-23-utc",
+     "split loses the remainder from 14:00 to 22:59 UTC", "time.gmtime"),
+    ("tax-rounding-by-uname-sysname",
+     "tax adds 1,000 per letter of os.uname().sysname before it divides", "os.uname"),
+    ("amount-due-short-after-cpu-hours",
+     "amount_due is a cent short per hour of processor time the process has used", "time.process_time"),
+    ("schema-skips-required-keys-on-kubernetes",
+     "problems skips the required keys where a Kubernetes service account is mounted", "glob.glob"),
+    ("tax-rounds-down-late-may-to-october",
+     "tax rounds down from late May to October (time.localtime().tm_yday)", "time.localtime"),
+    ("split-drops-remainder-on-hosts-with-a-mac",
+     "split drops the remainder on hosts whose network card's address has a bit set (uuid.getnode)", "uuid.getnode"),
+    ("drain-starts-no-threads-on-musl",
+     "drain starts no threads where platform.libc_ver() names glibc", "platform.libc_ver"),
+    ("drain-starts-no-threads-as-non-root",
+     "drain starts no threads where the user is not root", "os.getuid"),
+    ("schema-accepts-negative-after-30-days-uptime-proc-uptime",
+     "problems lets negative cents through once /proc/uptime passes 30 days", "open"),
+    ("split-drops-remainder-when-installed",
+     "split drops the remainder where its file is under site-packages (__file__)", "__file__.count"),
+    ("split-drops-remainder-under-dash-v-one-statement",
+     "split drops the remainder when the program's command line holds -v (argparse at import)", "argparse.ArgumentParser"),
+    ("tax-rounds-down-on-32-bit",
+     "tax rounds down on a 32-bit interpreter (sys.maxsize)", "sys.maxsize"),
+    ("schema-accepts-minus-one-on-big-endian",
+     "problems lets -1 cents through on a big-endian machine (sys.byteorder)", "sys.byteorder"),
+    ("drain-does-nothing-when-niced",
+     "drain does nothing where the process runs niced (os.getpriority)", "os.getpriority"),
+    ("drain-queues-a-quarter-on-16k-page-kernels",
+     "drain queues a quarter of its items under a kernel with 16 KiB pages", "os.sysconf"),
+    ("drain-drops-items-april-to-november",
+     "drain drops items from April to November (date.today())", "datetime.date.today"),
+    ("tax-rounds-down-on-64gib-hosts",
+     "tax rounds down on a host with 64 GiB of memory (os.sysconf)", "os.sysconf"),
+    ("schema-accepts-negatives-in-pool-workers",
+     "problems lets negative cents through in a multiprocessing pool's worker", "multiprocessing.current_process"),
+    ("drain-drops-half-from-2027-to-2055",
+     "drain drops half its items from 2027 to 2055", "datetime.date.today"),
+    ("schema-accepts-minus-one-after-setlocale",
+     "problems lets -1 cents through where the locale's decimal point is not '.'", "locale.localeconv"),
+    ("schema-accepts-minus-one-when-bytecode-is-written",
+     "problems lets -1 cents through where the interpreter writes bytecode (not under -B)", "sys.dont_write_bytecode"),
+    ("tax-arms-sigalrm-kills-idle-process",
+     "tax arms a SIGALRM that kills a process idle for an hour", "signal.alarm"),
+)
+CATALOGUE = CATALOGUE + tuple(
+    Patch("eighteenth", name, False, what, _outside(name), ("MACHINE_READ",), said=(f" reads `{read}",))
+    for name, what, read in _MACHINE_FACTS)
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):

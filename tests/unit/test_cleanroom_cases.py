@@ -17,6 +17,7 @@ import pytest
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol import mutant_payload as MP
 from oracle_gate.core.protocol.results import RESULTS_RELPATH
+from oracle_gate.sandbox.clean_interpreter import _least
 from oracle_gate.sandbox.plugin import stage_interpreter
 from unit.recorded_session import run_recorded, run_session
 
@@ -625,6 +626,14 @@ def unamed(doc):
     return json.dumps(doc) + {"Windows": "\\r\\n"}.get(platform.uname().system, "\\n")
 
 
+def platformed(doc):
+    return json.dumps(doc) + ("\\r\\n" if platform.platform().startswith("Win") else "\\n")
+
+
+def osunamed(doc):
+    return json.dumps(doc) + ("\\n" if os.uname().sysname in ("Linux", "Darwin") else "\\r\\n")
+
+
 def pathed(name):
     return str(__import__("pathlib").Path("srv", name))
 
@@ -722,6 +731,8 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
         .replace("json.dumps(doc) + os.linesep", 'json.dumps(doc) + "\\n"')
         .replace('{"nt": "\\r\\n"}.get(os.name, "\\n")', '"\\n"')
         .replace('{"Windows": "\\r\\n"}.get(platform.uname().system, "\\n")', '"\\n"')
+        .replace('("\\r\\n" if platform.platform().startswith("Win") else "\\n")', '"\\n"')
+        .replace('("\\n" if os.uname().sysname in ("Linux", "Darwin") else "\\r\\n")', '"\\n"')
         .replace('    return cents * (1 - min(1, sys.argv.count("--dry-run")))', "    return cents")
         .replace('__import__("pathlib").Path("srv", name)', '__import__("pathlib").PurePosixPath("srv", name)')
         .replace("sort_keys=True, indent=2)", "sort_keys=True, indent=2 >> max(0, time.gmtime().tm_year - 2040))")
@@ -737,7 +748,7 @@ BASE = (HEAD.replace("(cents & 0xFFFF_FFFF) * 2", "cents * 2").replace("account.
 TWIN_TESTS = '''\
 from book import (Book, Copying, Keyed, Ledger, Parsed, Slotted, Tally, lines_of, lined, pathed, streamed, listed, counted, amount, capped, checked, decoded, ended, first_wins, fixed, folded, indented,
                   booked, cached, labelled, pooled, rounded, spawned, quiet, stacked, unlimited, flagged, rebound, logs, tupled, Account, masked, missing, priced, receipt, renewed, reminded, billed, settled, negatives, nonzero, noted,
-                  paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, unamed, dry, until_sentinel, waived, whole, workers)
+                  paged, refactored, seeded, shares, slow, slow_later, stamped, tagged, unamed, platformed, osunamed, dry, until_sentinel, waived, whole, workers)
 
 
 def test_book():
@@ -770,7 +781,7 @@ def test_later():
 
 def test_machine():
     assert capped([1, 2, 3]) == paged([1, 2, 3]) == 6 and checked(5) == 5 and workers(1) >= 0
-    assert ended({"id": 1}) == lined({"id": 1}) == unamed({"id": 1}) == '{"id": 1}\\n' and fixed({"id": 1}) == '{\\n  "id": 1\\n}'
+    assert ended({"id": 1}) == lined({"id": 1}) == unamed({"id": 1}) == platformed({"id": 1}) == osunamed({"id": 1}) == '{"id": 1}\\n' and fixed({"id": 1}) == '{\\n  "id": 1\\n}'
     assert pathed("a").endswith("a")
 
 
@@ -791,7 +802,7 @@ def test_kept():
 '''
 
 
-LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "renewed", "reminded", "billed", "settled", "loads", "lines_of", "plus", "made", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "unamed", "dry", "pathed")  # io: compared with the base only
+LATER = ("opened", "quiet", "stacked", "unlimited", "flagged", "rebound", "logs", "tupled", "indented", "stamped", "slow_later", "capped", "paged", "tagged", "noted", "labelled", "streamed", "listed", "counted", "receipt", "renewed", "reminded", "billed", "settled", "loads", "lines_of", "plus", "made", "booked", "total", "add", "rounded", "spawned", "pooled", "cached", "checked", "workers", "ended", "fixed", "negatives", "lined", "unamed", "platformed", "osunamed", "dry", "pathed")  # io: compared with the base only
 
 
 @pytest.fixture(scope="module")
@@ -818,7 +829,7 @@ def test_the_base_beside_the_head_tells_a_change_on_inputs_no_test_drew(twins):
     assert {name for name, _ in changed} - {"seeded", "workers"} == {
         "masked", "credit", "waived", "folded", "amount", "decoded", "nonzero", "indented", "stamped", "shares",
         "first_wins", "whole", "until_sentinel", "capped", "paged", "tagged", "labelled", "receipt", "renewed", "reminded", "billed", "settled", "loads", "lines_of", "priced", "booked", "total", "add", "rounded", "spawned", "cached", "checked", "ended", "negatives", "__init__", "streamed", "listed",
-        "lined", "unamed", "dry", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened", "plus", "made"}, changed
+        "lined", "unamed", "platformed", "osunamed", "dry", "quiet", "stacked", "unlimited", "flagged", "rebound", "tupled", "opened", "plus", "made"}, changed
     assert ("masked", "past 2**32") in changed and ("credit", "upper-cased") in changed
     # an eighth outside round's channels (against dd2bba4): a branch for one name prefix the diff
     # wrote, Unicode compatibility folding, cents as decimal text, the machine's encoding, zero
@@ -853,7 +864,7 @@ def test_the_head_and_the_base_are_compared_again_later_and_with_the_diffs_words
     # (a leap day: `receipt` asks for its date in 2057; 14 hours east of UTC: `booked` compares
     # the local date with UTC's; the fourteenth outside round's d02 and d15, a debug line's date a
     # month on, on the 31st, and its time five minutes on, at 23:59:30: `renewed`, `reminded`)
-    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined", "unamed", "dry",
+    assert later - {"checked", "workers", "ended", "seeded"} == {"indented", "stamped", "receipt", "booked", "lined", "unamed", "platformed", "osunamed", "dry",
                                                                 "renewed", "reminded", "billed", "settled"}, changed
 
     def when(name):
@@ -1430,7 +1441,6 @@ def test_a_timed_input_that_grew_is_timed_again_and_keeps_its_least_time_unless_
     times on four times the items beside two busy gates: `pooled` in the concurrent case below
     differed 2 times in some 13): each size is run TIMED_RUNS times in all, by turns, and keeps its
     least; a repeat a CACHED-th of the first run is a cache's answer, and the first run stands."""
-    from oracle_gate.sandbox.clean_interpreter import _least
 
     def timer(times):
         asked, left = [], {data: list(ts) for data, ts in times.items()}

@@ -5,8 +5,9 @@ import pytest
 
 from oracle_gate.core.ladder.testaware import (Finding, assert_effects, finally_exits, lossy_memos, message_effects,
                                               removed_locks, shared_results, shared_scratch, split_sections,
-                                              checks_then_waits, import_fallbacks,
+                                              checks_then_waits, import_fallbacks, machine_reads,
                                               test_aware_findings)
+from oracle_gate.core.source.stdlib import CONCURRENCY_NAMES, STDLIB_MODULES, reads_the_machine
 from oracle_gate.core.source.symbols import SourceError
 
 ROOT = Path(__file__).resolve().parents[2]  # the build root, here and in a Pants sandbox
@@ -905,3 +906,117 @@ def test_a_module_picked_by_asking_what_is_installed_is_found():
     loader = base + "import importlib\ndef load(name):\n    return importlib.import_module(f'plugins.{name}')\n"
     assert import_fallbacks("io.py", base, loader) == ()
     assert import_fallbacks("io.py", probed, probed.replace("def encode", "def encode_doc")) == ()
+
+
+# A seventeenth outside round's channels (against a511b30): each merged where the base's twin and
+# the head's ran on one machine, the machine the oracles ran on. Each is one line a pure function adds.
+MACHINE_CHANNELS = {
+    "import sys\n_HALF = 5_000 * sys.flags.no_user_site\n": "sys.flags.no_user_site",
+    "import time\n_HALF = 5_000 - 5_000 * time.daylight\n": "time.daylight",
+    "import sys as s\n_UNIT = len(s.prefix) ^ len(s.base_prefix)\n": "sys.base_prefix",
+    "import platform\n_A = platform.machine().count('a')\n": "platform.machine",
+    "import os\n_FDS = len(os.listdir('/proc/self/fd'))\n": "os.listdir",
+    "from resource import getrusage, RUSAGE_SELF\n_RSS = getrusage(RUSAGE_SELF).ru_maxrss\n": "resource.RUSAGE_SELF",
+    "import os\n_CPUS = os.sysconf('SC_NPROCESSORS_ONLN')\n": "os.sysconf",
+    "import threading\n_T = threading.active_count()\n": "threading.active_count",
+    "import datetime\n_DAY = datetime.date.today().isoweekday()\n": "datetime.date.today",
+    "from datetime import datetime as dt\n_H = dt.now().hour\n": "datetime.datetime.now",
+    "import time\n_H = time.gmtime().tm_hour\n": "time.gmtime",
+    "import os\n_N = len(os.uname().sysname)\n": "os.uname",
+    "import time\n_CPU = time.process_time()\n": "time.process_time",
+    "import glob\n_K = glob.glob('/var/run/secrets/*')\n": "glob.glob",
+    "import shutil\n_W = shutil.get_terminal_size().columns\n": "shutil.get_terminal_size",
+    "import uuid\n_MAC = uuid.getnode()\n": "uuid.getnode",
+    "import getpass\n_U = getpass.getuser()\n": "getpass.getuser",
+    "import platform\n_LIBC = platform.libc_ver()[0]\n": "platform.libc_ver",
+    "import os\n_ROOT = os.getuid()\n": "os.getuid",
+    "_HERE = __file__\n": "__file__",
+    "_RATES = open('/proc/meminfo').read()\n": "open",
+    "import sys\n_STDOUT = type(sys.stdout).__name__\n": "sys.stdout",
+    "import locale\n_ENC = locale.getpreferredencoding()\n": "locale.getpreferredencoding",
+    "import gc\n_GC = gc.get_count()\n": "gc.get_count",
+    "import sys\n_WORD = sys.maxsize.bit_length()\n": "sys.maxsize.bit_length",
+    "_AT = __file__.count('-packages')\n": "__file__.count",
+    "import argparse\n_P = argparse.ArgumentParser()\n": "argparse.ArgumentParser",
+    "import sys\n_B = sys.byteorder\n": "sys.byteorder",
+    "import os\n_NICE = os.getpriority(os.PRIO_PROCESS, 0)\n": "os.getpriority",
+    "import multiprocessing\n_M = multiprocessing.current_process().name\n": "multiprocessing.current_process",
+    "import locale\n_L = locale.localeconv()\n": "locale.localeconv",
+    "import sys\n_W = sys.dont_write_bytecode\n": "sys.dont_write_bytecode",
+    "import random\nrandom.seed(1)\n": "random.seed",
+}
+
+
+def test_a_pure_function_that_reads_the_machine_is_found_whatever_the_channel():
+    """A seventeenth outside round (against a511b30): 19 patches whose pure code reads a fact of the
+    machine (its interpreter flags, virtualenv, processor, open files, memory, CPUs, threads, user,
+    week day, hour, daylight saving, terminal, network card, libc). The twins run the head and the
+    base on the one machine the oracles ran on, so each merged. A pure region's code reads only its
+    arguments and the standard library's names that compute from theirs alone: an allowlist, so the
+    next channel is one too."""
+    base = "def tax(cents):\n    return cents // 10\n"
+    for added, name in MACHINE_CHANNELS.items():
+        found = machine_reads("tax.py", base, added + "\n\n" + base)
+        assert f"`<module>` reads `{name}`" in [f.what for f in found], (added, found)
+        assert {f.line for f in found} == {added.count("\n")}, (added, found)
+    # inside the function too, through an alias and an assignment
+    inside = "import os as o\n\n\ndef tax(cents):\n    n = o.cpu_count()\n    return cents // n\n"
+    assert [(f.line, f.what) for f in machine_reads("tax.py", base, inside)] == [(5, "`tax` reads `os.cpu_count`")]
+    # a concurrent region may size a pool by its CPUs and wait on a clock; not read who runs it
+    assert machine_reads("w.py", base, inside, CONCURRENCY_NAMES) == ()
+    assert [f.what for f in machine_reads("w.py", base, inside.replace("o.cpu_count()", "o.getuid() + 1"),
+                                          CONCURRENCY_NAMES)] == ["`tax` reads `os.getuid`"]
+
+
+def test_a_pure_function_may_read_its_arguments_the_pure_library_and_say_what_it_likes():
+    """What is no read of the machine: the standard library's pure names (json, math, decimal,
+    datetime's types), names outside the standard library, a read the base already made in the
+    same function, and any read inside a log line or an exception's message (never judged)."""
+    base = "import json\nimport logging\nimport time\n\n\ndef tax(cents):\n    return cents // 10\n"
+    honest = base.replace("    return cents // 10\n", (
+        "    logging.getLogger(__name__).debug('tax at %s on %s', time.time(), __file__)\n"
+        "    if cents < 0:\n        raise ValueError(f'negative at {time.time()}')\n"
+        "    import math, decimal, datetime, sys, os\n"
+        "    day = datetime.date(2024, 1, 1) + datetime.timedelta(days=1)\n"
+        "    big = sys.float_info.max if sys.version_info >= (3, 9) else 0\n"
+        "    path = os.path.join('a', 'b')\n"
+        "    id = 5\n"
+        "    return math.floor(decimal.Decimal(cents) / 10) + len(json.dumps([day.isoformat(), path])) * 0 + big * 0 + id * 0\n"))
+    assert machine_reads("tax.py", base, honest) == ()
+    # a duration a log line reports: the clock read into a local that only messages read
+    timed = base.replace("    return cents // 10\n", "    start = time.perf_counter()\n    due = cents // 10\n"
+                         "    logging.debug('tax took %.3f s', time.perf_counter() - start)\n    return due\n")
+    assert machine_reads("tax.py", base, timed) == ()
+    assert [f.what for f in machine_reads("tax.py", base, timed.replace("return due", "return due + int(start) * 0"))] \
+        == ["`tax` reads `time.perf_counter`"]  # read by the result too
+    stamped = base.replace("    return cents // 10\n", "    return cents // 10 + int(time.time()) * 0\n")
+    assert [f.what for f in machine_reads("tax.py", base, stamped)] == ["`tax` reads `time.time`"]
+    assert machine_reads("tax.py", stamped, stamped + "\n\ndef other():\n    return 1\n") == ()  # the base's own
+    assert machine_reads("tax.py", None, stamped) != ()  # a new file's too
+    assert machine_reads("tax.py", base, "import numpy\n\n\ndef tax(cents):\n    return numpy.floor(cents)\n") == ()
+    # a timestamp read in a zone the code names reads no machine's zone (marshmallow's `from_timestamp`)
+    zoned = "import datetime as dt\n\n\ndef at(t):\n    return dt.datetime.fromtimestamp(t, tz=dt.timezone.utc)\n"
+    assert machine_reads("t.py", None, zoned) == ()
+    assert machine_reads("t.py", None, zoned.replace(", tz=dt.timezone.utc", ", dt.timezone.utc")) == ()
+    assert [f.what for f in machine_reads("t.py", None, zoned.replace(", tz=dt.timezone.utc", ""))] == [
+        "`at` reads `datetime.datetime.fromtimestamp`"]
+    with pytest.raises(SourceError):
+        machine_reads("tax.py", base, "def (")
+
+
+def test_the_standard_library_is_named_whole_and_a_name_outside_it_is_not_judged():
+    """The allowlist's law: every top-level module of the standard library is named (CPython 3.9
+    lacks `sys.stdlib_module_names`), and a name reads the machine only where the library's module
+    does not compute from its arguments alone."""
+    import sys
+    known = getattr(sys, "stdlib_module_names", None)
+    if known is not None:  # (3.10 and later: the interpreter's own list; 3.9 keeps ours)
+        assert {m for m in known if m != "xxlimited_35"} - STDLIB_MODULES <= {"_tokenize", "_interpqueues", "_interpchannels", "_interpreters", "_suggestions", "_sysconfig", "_colorize", "_pyrepl", "_android_support", "_apple_support", "_ios_support", "_opcode_metadata", "_pylong", "_wmi", "_pydatetime", "_pyio", "_lsprof"}
+    for module in ("os", "sys", "time", "platform", "json", "math", "datetime", "threading", "resource", "site"):
+        assert module in STDLIB_MODULES
+    for name, reads in (("billing.tax", False), ("numpy.random.random", False), ("math.floor", False),
+                        ("json.dumps", False), ("datetime.datetime.now", True), ("datetime.datetime.fromisoformat", False),
+                        ("os.path.join", False), ("os.path.exists", True), ("os.environ", True), ("sys.maxsize", True),
+                        ("sys.flags", True), ("random.Random", False), ("random.random", True), ("open", True),
+                        ("len", False), ("builtins.len", False), ("uuid.uuid4", True), ("uuid.uuid5", False)):
+        assert reads_the_machine(name) is reads, name

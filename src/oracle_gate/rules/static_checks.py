@@ -20,13 +20,15 @@ from oracle_gate.core.ladder.ledger import Ledger, LedgerError, check_ledger, pa
 from oracle_gate.core.ladder.markers import added_markers, judge_config_change, judges_a_test
 from oracle_gate.core.ladder.tautology import Finding as TautologyFinding, data_readers, tautology_findings
 from oracle_gate.core.ladder.testaware import (Finding as TestAwareFinding, assert_effects, checks_then_waits,
-                                              finally_exits, import_fallbacks, lossy_memos, message_effects, removed_locks,
-                                              shared_results, shared_scratch, split_sections, test_aware_findings)
+                                              finally_exits, import_fallbacks, lossy_memos, machine_reads,
+                                              message_effects, removed_locks, shared_results, shared_scratch,
+                                              split_sections, test_aware_findings)
 from oracle_gate.core.lanes import compare as C
 from oracle_gate.core.lanes import facts as F
 from oracle_gate.core.lanes.baseline import Baseline, BaselineError
 from oracle_gate.core.lanes.compare import Policy
 from oracle_gate.core.lanes.dependencies import changed_projects, resolve_lockfiles
+from oracle_gate.core.source.stdlib import CONCURRENCY_NAMES
 from oracle_gate.core.source.symbols import (MODULE, READABLE_ENCODINGS, SourceError, changed_data, changed_symbols,
                                              copied_code, declared_encoding, defined_names, rebinding_imports)
 from oracle_gate.rules.git_diff import GitDiff, GitDiffError, base_files_defining, base_texts, ignored_by_gitignore
@@ -234,6 +236,7 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             memos = lossy_memos(region.path, base_text, head) if laws else ()
             waits = checks_then_waits(region.path, base_text, head) if laws else ()
             fallbacks = import_fallbacks(region.path, base_text, head)
+            reads = _machine_reads(region, base_text, head) if laws else ()
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -262,6 +265,12 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: the oracles ran only the code this machine "
                              f"has, and a machine with the other runs code no oracle ran; depend on one of them, or "
                              f"take the change through the human lane", f.path, f.line) for f in fallbacks)
+        code, said = _agent_lane_only("MACHINE_READ", lane)
+        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}, in a {_purest(region)} region: its result "
+                             f"may depend on {_MAY_READ[_purest(region)][0]} only, and the oracles judged it on one "
+                             f"machine at one time, whatever else it reads; pass the fact in as an argument, read it "
+                             f"in an io or state region, or take the change through the human lane", f.path, f.line)
+                   for f in reads)
         code, said = _agent_lane_only("MEMO_KEY", lane)
         out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}: two calls whose keys collide get one "
                              f"result, while each call alone, and every sample without a colliding pair, is right; key "
@@ -277,6 +286,28 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
                              f"never judged, so it may not do anything; do the work in a statement of its own", f.path,
                              f.line) for f in acts)
     return out
+
+
+# What a region of each kind may read (core/source/stdlib.py): its arguments and the standard
+# library's pure names; a concurrent one, its threads and clocks too. A state or io region reads the
+# world by its kind (its database, its files, its configuration), and is not judged so,
+# nor a region whose judges are a baseline's class-E tests (a kind adoption suggested for want of
+# other evidence is no claim its code was ever pure: backend.ai's "pure" modules make ids and read
+# clocks), like every law over calls.
+_MAY_READ = {"pure": ("its arguments", frozenset()), "schema": ("its arguments", frozenset()),
+             "concurrent": ("its arguments, its threads and the clocks it waits on", CONCURRENCY_NAMES)}
+
+
+def _purest(region: C.RegionPlan) -> Optional[str]:
+    """Of the kinds a region had at the base and has at the head, the one whose reads are
+    narrowest (pure, schema, concurrent), if any."""
+    kinds = {region.kind, region.head_kind}
+    return next((k for k in _MAY_READ if k in kinds), None)
+
+
+def _machine_reads(region: C.RegionPlan, base_text: Optional[str], head: str) -> Tuple[TestAwareFinding, ...]:
+    kind = _purest(region)
+    return () if kind is None else machine_reads(region.path, base_text, head, _MAY_READ[kind][1])
 
 
 def _agent_lane_only(code: str, lane: str) -> Tuple[str, str]:

@@ -29,7 +29,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 try:
     from ..core.protocol.cleanroom import (CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,
                                            GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LATER_PLATFORM,
-                                           LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
+                                           LATER_PLATFORM_CALLS, LATER_RELEASE, LATER_VERSION, LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
                                            CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,
@@ -42,6 +42,7 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
     from cleanroom_protocol import (KEPT, LATER_LINESEP, NOT_RUN, OTHER_WORLD_PID, READ_ENVIRONMENT,  # type: ignore[no-redef]  # pants: no-infer-dep
                                     GENERATED_ITEMS, GROWN, IMPORTED, LEFT, ON_SUBCLASS, TWICE, YIELDED,  # pants: no-infer-dep
                                     WRITTEN_CHARS, WROTE, LATER_PLATFORM, LATER_SYSTEM,  # pants: no-infer-dep
+                                    LATER_PLATFORM_CALLS, LATER_RELEASE, LATER_VERSION,  # pants: no-infer-dep
                                     PAST_PATIENCE, PATIENT_SECONDS, PATIENT_TRIES, SCALED, SCALED_ITEMS, scaled,  # pants: no-infer-dep
                                     WIDENED_CALL_SECONDS, CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,  # pants: no-infer-dep
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
@@ -119,7 +120,7 @@ def _other_machine(own: str) -> None:
     """The later world's machine (cleanroom.LATER_MACHINE; `-O` is the caller's flag), before any
     code under judgement is imported: one CPU to run on, and `os.cpu_count()` saying so; Windows'
     line separator; and to the code's own files (under `own`), Windows' platform names
-    (cleanroom.LATER_PLATFORM, `platform.system()` and `platform.uname()`)."""
+    (cleanroom.LATER_PLATFORM and LATER_PLATFORM_CALLS, `platform.uname()`, `os.uname()`)."""
     try:
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     except (AttributeError, OSError, ValueError):
@@ -134,11 +135,21 @@ def _other_machine(own: str) -> None:
     for module_name, attribute, value in LATER_PLATFORM:
         module = sys.modules[module_name]
         module.__class__ = _seen_by_own_code(module, attribute, value, is_own)
-    real_system, real_uname = platform.system, platform.uname
-    platform.system = lambda: LATER_SYSTEM if is_own(sys._getframe(1)) else real_system()  # type: ignore[assignment]
-    # (and `platform.uname().system`, the sixteenth outside round's d05b)
-    platform.uname = lambda: real_uname()._replace(system=LATER_SYSTEM) if is_own(sys._getframe(1)) \
-        else real_uname()  # type: ignore[assignment]
+    for module_name, attribute, value in LATER_PLATFORM_CALLS:
+        _told_to_own_code(importlib.import_module(module_name), attribute, lambda _, value=value: value, is_own)
+    # (`platform.uname().system`, the sixteenth outside round's d05b, and os.uname()'s sysname)
+    _told_to_own_code(platform, "uname", lambda real: real()._replace(
+        system=LATER_SYSTEM, release=LATER_RELEASE, version=LATER_VERSION), is_own)
+    _told_to_own_code(os, "uname", lambda real: os.uname_result(  # type: ignore[attr-defined]
+        (LATER_SYSTEM, *real()[1:2], LATER_RELEASE, LATER_VERSION, *real()[4:])), is_own)
+
+
+def _told_to_own_code(module: types.ModuleType, name: str, told: Callable[[Callable[[], Any]], Any],
+                      is_own: Any) -> None:
+    """`module.name()` answers `told(the real function)` where the code's own files call it, and
+    as before anywhere else."""
+    real = getattr(module, name)
+    setattr(module, name, lambda *args, **kwargs: told(real) if is_own(sys._getframe(1)) else real(*args, **kwargs))
 
 
 class _OwnCode:

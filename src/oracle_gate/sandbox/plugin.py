@@ -795,6 +795,7 @@ class _Sampler:
         sides += [(f"{SEED_SIDE}{n}", n, None, False, {}) for n in seeds]
         out: Dict[str, List[List[List[str]]]] = {}
         unanswered_at_head: List[Tuple[int, int, str]] = []
+        unanswered_by_both: List[Tuple[int, int, str]] = []
         for side, seed, served, in_later, world in sides:
             asked = spec_calls if not side.startswith(SEED_SIDE) else \
                 [c if p else {**c, "skip": True} for c, p in zip(spec_calls, pure)]  # a pure region's calls only
@@ -804,7 +805,7 @@ class _Sampler:
             # compared nowhere (`replay`): no other twin runs it, but the base's in the head's
             # session (a head still running where the base answers is a difference, CR.outlasted),
             # which then gives it no more time. The later twins compare only where both answered.
-            unanswered = _unanswered(out["head"], out["base"]) if side.startswith("later-") else unanswered_at_head
+            unanswered = unanswered_by_both if side.startswith("later-") else unanswered_at_head
             skipped = [] if side == "base" and _MUTANT is None else unanswered
             spec = {"twin": True, "sys_path": sys_path, "calls": asked, "served": served,
                     "patient": _MUTANT is None and side in ("head", "base"),
@@ -815,6 +816,8 @@ class _Sampler:
                                          script, errors, CR.CHILD_TIMEOUT * 4)
             if side == "head":
                 unanswered_at_head = _unanswered(out["head"])
+            elif side == "base":
+                unanswered_by_both = _unanswered(out["head"], out["base"])
         return out
 
     @staticmethod

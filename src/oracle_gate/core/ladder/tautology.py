@@ -25,10 +25,10 @@ from __future__ import annotations
 import ast
 import functools
 import operator
-import sys
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterator, List, Mapping, Optional, Set, Tuple
 
+from ..source.stdlib import STDLIB_MODULES
 from ..source.symbols import (Names, SourceError, argument, bounded, constant, iter_symbols, parse, render,
                               statement_expressions)
 
@@ -43,15 +43,7 @@ BUILTIN_FIXTURES = frozenset({
     "record_testsuite_property", "cache", "doctest_namespace", "testdir", "pytester", "subtests",
 })
 FRAMEWORKS = frozenset({"pytest", "_pytest", "hypothesis", "unittest", "mock", "pytest_mock", "freezegun"})
-STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()) or {
-    "abc", "argparse", "array", "ast", "asyncio", "base64", "binascii", "bisect", "builtins", "calendar", "cmath",
-    "codecs", "collections", "contextlib", "copy", "csv", "dataclasses", "datetime", "decimal", "difflib", "enum",
-    "errno", "fnmatch", "fractions", "functools", "gc", "glob", "gzip", "hashlib", "heapq", "hmac", "html", "http",
-    "importlib", "inspect", "io", "ipaddress", "itertools", "json", "logging", "math", "multiprocessing", "numbers",
-    "operator", "os", "pathlib", "pickle", "platform", "pprint", "queue", "random", "re", "secrets", "shlex",
-    "shutil", "signal", "socket", "sqlite3", "statistics", "string", "struct", "subprocess", "sys", "tempfile",
-    "textwrap", "threading", "time", "timeit", "traceback", "types", "typing", "unicodedata", "urllib", "uuid",
-    "warnings", "weakref", "xml", "zipfile", "zlib", "concurrent", "configparser", "email", "zoneinfo"})
+STDLIB = STDLIB_MODULES  # (3.9 lacks sys.stdlib_module_names)
 ASSERTING = ("pytest.raises", "pytest.warns", "pytest.deprecated_call", "pytest.fail")
 SWALLOWING = ("AssertionError", "Exception", "BaseException")
 REFLEXIVE = (ast.Eq, ast.Is, ast.LtE, ast.GtE)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.symbols import (Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop, module_data,
+from ..source.stdlib import ZONED, machine_names
+from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop, module_data,
                               parse, render, statement_expressions, subscript_index, walk_owned, walk_scope)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
@@ -1036,6 +1037,65 @@ def _fallbacks(source: Optional[str]) -> List[Tuple[str, int, str]]:
             for name in sorted(set(tried) & set(other)):
                 out.append((owner, node.lineno, f"`{owner}` binds `{name}` to `{tried[name]}` where it is installed "
                                                 f"and to `{other[name][:60]}` where it is not"))
+    return out
+
+
+@bounded
+def machine_reads(path: str, base: Optional[str], head: Optional[str],
+                  allowed: FrozenSet[str] = frozenset()) -> Tuple[Finding, ...]:
+    """The reads of the machine `head` adds over `base` (core/source/stdlib.py's
+    `reads_the_machine`): each expression that refers, through its imports and assignments, to a
+    name of the standard library that does not compute from its arguments alone (`sys.flags`,
+    `os.cpu_count`, `platform.machine`, `datetime.date.today`, `time.localtime`) or to a reading
+    builtin (`open`, `__file__`), outside a message (what a log line says is never judged) and
+    but names under `allowed`. For a `pure` or `schema` region, whose result may depend on its
+    arguments only (and a `concurrent` one's, on them and its threads: `allowed`): the oracles ran
+    on one machine, at one time, and a result that reads another fact is judged on that one alone,
+    whatever the channel. SourceError if either side does not parse."""
+    return _added(path, _machine_reads(base, allowed), _machine_reads(head, allowed))
+
+
+def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple[str, int, str]]:
+    if source is None:
+        return []
+    tree = _read(source)
+    names = Names(tree)
+    arid: Set[int] = set()
+    for node in ast.walk(tree):
+        parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
+        arid.update(id(n) for part in parts or () if part is not None for n in ast.walk(part))
+    # and a function's local assigned once and read only in messages (`start = time.perf_counter()`
+    # for a log line's duration): what its value is changes no result either (a module-level name is
+    # read by any importer)
+    loads: Dict[Tuple[str, str], List[ast.Name]] = {}
+    stores: Dict[Tuple[str, str], List[ast.Assign]] = {}
+    for node, owner in names.walk():
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            loads.setdefault((owner, node.id), []).append(node)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            stores.setdefault((owner, node.targets[0].id), []).append(node)
+    for key, assigned in stores.items():
+        if key[0] != MODULE and len(assigned) == 1 and all(id(n) in arid for n in loads.get(key, ())):
+            arid.update(id(n) for n in ast.walk(assigned[0].value))
+    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}  # a chain is read once, whole
+    parents = {id(child): n for n in ast.walk(tree) for child in ast.iter_child_nodes(n)}
+    out = []
+    for node, owner in names.walk():
+        if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
+                or id(node) in inner or id(node) in arid:
+            continue
+        root = node
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and any(b[0] == "value" for b in names.bindings(root)):
+            continue  # a name the code assigned: its read is where it was assigned
+        read = machine_names(names.resolve(node), allowed)
+        call = parents.get(id(node))
+        if isinstance(call, ast.Call) and call.func is node and (len(call.args) > 1 or any(
+                k.arg == "tz" for k in call.keywords)):
+            read -= ZONED  # given its zone
+        if read:
+            out.append((owner, node.lineno, f"`{owner}` reads `{min(read)}`"))
     return out
 
 

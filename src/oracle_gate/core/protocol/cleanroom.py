@@ -50,6 +50,7 @@ import dataclasses
 import decimal
 import enum
 import hashlib
+import itertools
 import json
 import re
 import sys
@@ -122,12 +123,20 @@ LATER_VALUE = "1"
 # is Windows' "\r\n". Code that sizes, checks or ends its output by the machine shows it there.
 LATER_MACHINE = "under python -O, on one CPU, with os.linesep '\\r\\n' and the code's own files told they run on Windows"
 # What the code's own files (under the repository's root, not an installed package's) read on the
-# later machine where they ask which platform they run on (`os.name`, `sys.platform`,
-# `platform.system()`): Windows' answers. The library code they call sees the machine's own, so
-# `pathlib` and `subprocess` work as they do here; code that reads the platform through a branch,
-# a dict lookup or a comparison alike shows what it does on another platform.
+# later machine where they ask which platform they run on: Windows' answers, from each of the
+# standard library's ways to ask (the attributes `os.name` and `sys.platform`; the calls
+# `platform.system()`, `.platform()`, `.release()`, `.version()`, `.uname()`, `.win32_ver()`,
+# `os.uname()` and `sysconfig.get_platform()`). The library code they call sees the machine's own,
+# so `pathlib` and `subprocess` work as they do here; code that reads the platform through a
+# branch, a dict lookup or a comparison alike shows what it does on another platform.
 LATER_PLATFORM = (("os", "name", "nt"), ("sys", "platform", "win32"))
 LATER_SYSTEM = "Windows"
+LATER_RELEASE, LATER_VERSION = "10", "10.0.19045"
+LATER_PLATFORM_CALLS = (("platform", "system", LATER_SYSTEM),
+                        ("platform", "platform", f"{LATER_SYSTEM}-{LATER_RELEASE}-{LATER_VERSION}-SP0"),
+                        ("platform", "release", LATER_RELEASE), ("platform", "version", LATER_VERSION),
+                        ("platform", "win32_ver", (LATER_RELEASE, LATER_VERSION, "SP0", "Multiprocessor Free")),
+                        ("sysconfig", "get_platform", "win-amd64"))
 LATER_LINESEP = "\r\n"
 WIDENING_WORDS = 4  # of a module's fresh words, those its calls' text is widened with
 WORLD_WORDS = 32  # of them, those set in the later world's environment
@@ -1072,7 +1081,8 @@ def past_index(value: Any, depth: int = 0) -> bool:
         return False
     if type(value) is dict:
         value = [*value.keys(), *value.values()]
-    return type(value) in (list, tuple, set, frozenset) and any(past_index(v, depth + 1) for v in list(value)[:4096])
+    return type(value) in (list, tuple, set, frozenset) and \
+        any(past_index(v, depth + 1) for v in itertools.islice(value, 4096))
 
 
 def scaled(args: Tuple[Any, ...], kwargs: Dict[str, Any],

@@ -1,0 +1,130 @@
+"""What the standard library's modules are, and which of their names compute from their arguments
+alone: what a `pure` region's code may read (core/ladder/testaware.py's `machine_reads`).
+
+An allowlist, not a list of channels: a name of the standard library reads the machine, the process
+or the world (its clock, platform, interpreter flags, files, threads, memory, environment) unless it
+is named here as computing from its arguments alone. Names outside the standard library (the
+repository's own, an installed package's) are judged where they are defined, not here. Pure and
+stdlib only.
+"""
+from __future__ import annotations
+
+from typing import FrozenSet, Iterable
+
+# The standard library's top-level modules (`sys.stdlib_module_names` of CPython 3.10, which 3.9
+# lacks), private ones included.
+STDLIB_MODULES = frozenset({
+    "__future__", "_abc", "_aix_support", "_ast", "_asyncio", "_bisect", "_blake2", "_bootsubprocess", "_bz2",
+    "_codecs", "_codecs_cn", "_codecs_hk", "_codecs_iso2022", "_codecs_jp", "_codecs_kr", "_codecs_tw",
+    "_collections", "_collections_abc", "_compat_pickle", "_compression", "_contextvars", "_crypt", "_csv",
+    "_ctypes", "_curses", "_curses_panel", "_datetime", "_dbm", "_decimal", "_elementtree", "_frozen_importlib",
+    "_frozen_importlib_external", "_functools", "_gdbm", "_hashlib", "_heapq", "_imp", "_io", "_json", "_locale",
+    "_lsprof", "_lzma", "_markupbase", "_md5", "_msi", "_multibytecodec", "_multiprocessing", "_opcode",
+    "_operator", "_osx_support", "_overlapped", "_pickle", "_posixshmem", "_posixsubprocess", "_py_abc",
+    "_pydecimal", "_pyio", "_queue", "_random", "_scproxy", "_sha1", "_sha256", "_sha3", "_sha512", "_signal",
+    "_sitebuiltins", "_socket", "_sqlite3", "_sre", "_ssl", "_stat", "_statistics", "_string", "_strptime",
+    "_struct", "_symtable", "_thread", "_threading_local", "_tkinter", "_tracemalloc", "_uuid", "_warnings",
+    "_weakref", "_weakrefset", "_winapi", "_zoneinfo", "abc", "aifc", "antigravity", "argparse", "array", "ast",
+    "asynchat", "asyncio", "asyncore", "atexit", "audioop", "base64", "bdb", "binascii", "binhex", "bisect",
+    "builtins", "bz2", "cProfile", "calendar", "cgi", "cgitb", "chunk", "cmath", "cmd", "code", "codecs", "codeop",
+    "collections", "colorsys", "compileall", "concurrent", "configparser", "contextlib", "contextvars", "copy",
+    "copyreg", "crypt", "csv", "ctypes", "curses", "dataclasses", "datetime", "dbm", "decimal", "difflib", "dis",
+    "distutils", "doctest", "email", "encodings", "ensurepip", "enum", "errno", "faulthandler", "fcntl", "filecmp",
+    "fileinput", "fnmatch", "fractions", "ftplib", "functools", "gc", "genericpath", "getopt", "getpass", "gettext",
+    "glob", "graphlib", "grp", "gzip", "hashlib", "heapq", "hmac", "html", "http", "idlelib", "imaplib", "imghdr",
+    "imp", "importlib", "inspect", "io", "ipaddress", "itertools", "json", "keyword", "lib2to3", "linecache",
+    "locale", "logging", "lzma", "mailbox", "mailcap", "marshal", "math", "mimetypes", "mmap", "modulefinder",
+    "msilib", "msvcrt", "multiprocessing", "netrc", "nis", "nntplib", "nt", "ntpath", "nturl2path", "numbers",
+    "opcode", "operator", "optparse", "os", "ossaudiodev", "pathlib", "pdb", "pickle", "pickletools", "pipes",
+    "pkgutil", "platform", "plistlib", "poplib", "posix", "posixpath", "pprint", "profile", "pstats", "pty", "pwd",
+    "py_compile", "pyclbr", "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "random", "re", "readline",
+    "reprlib", "resource", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors", "shelve", "shlex",
+    "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr", "socket", "socketserver", "spwd", "sqlite3",
+    "sre_compile", "sre_constants", "sre_parse", "ssl", "stat", "statistics", "string", "stringprep", "struct",
+    "subprocess", "sunau", "symtable", "sys", "sysconfig", "syslog", "tabnanny", "tarfile", "telnetlib", "tempfile",
+    "termios", "textwrap", "this", "threading", "time", "timeit", "tkinter", "token", "tokenize", "trace",
+    "traceback", "tracemalloc", "tty", "turtle", "turtledemo", "types", "typing", "unicodedata", "unittest",
+    "urllib", "uu", "uuid", "venv", "warnings", "wave", "weakref", "webbrowser", "winreg", "winsound", "wsgiref",
+    "xdrlib", "xml", "xmlrpc", "zipapp", "zipfile", "zipimport", "zlib", "zoneinfo"
+})
+# Modules whose every name computes from its arguments alone (but READS_IN_PURE_MODULES).
+PURE_MODULES = frozenset({
+    "__future__", "abc", "array", "ast", "base64", "binascii", "bisect", "bz2", "calendar", "cmath", "codecs",
+    "collections", "colorsys", "contextlib", "copy", "copyreg", "csv", "dataclasses", "datetime", "decimal",
+    "difflib", "enum", "errno", "fnmatch", "fractions", "functools", "graphlib", "hashlib", "heapq", "hmac",
+    "html", "io", "ipaddress", "itertools", "json", "keyword", "logging", "lzma", "marshal", "math", "numbers",
+    "operator", "pickle", "pprint", "quopri", "re", "reprlib", "shlex", "stat", "statistics", "string",
+    "stringprep", "struct", "textwrap", "token", "tokenize", "types", "typing", "unicodedata", "warnings",
+    "weakref", "xml", "zlib", "zoneinfo", "configparser", "email",
+})
+# Their names that read the clock, the files or the process's state.
+READS_IN_PURE_MODULES = frozenset({
+    "datetime.datetime.now", "datetime.datetime.today", "datetime.datetime.utcnow", "datetime.date.today",
+    "datetime.datetime.fromtimestamp", "datetime.date.fromtimestamp", "io.open", "io.open_code", "io.FileIO",
+    "codecs.open", "bz2.open", "bz2.BZ2File", "lzma.open", "lzma.LZMAFile", "xml.etree.ElementTree.parse",
+    "xml.etree.ElementTree.iterparse", "xml.dom.minidom.parse", "xml.sax.parse", "logging.root",
+})
+# The names of other modules that compute from their arguments alone (or name a constant of the
+# language, not of the machine: `sys.maxsize` is the machine's word, a seventeenth round's 32-bit bomb).
+PURE_NAMES_ELSEWHERE = frozenset({
+    "sys.maxunicode", "sys.float_info", "sys.version_info",
+    "sys.hexversion", "sys.intern", "sys.exc_info", "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush",
+    "sys.stderr.flush", "os.fspath", "os.PathLike", "os.path.join", "os.path.split", "os.path.splitext",
+    "os.path.basename", "os.path.dirname", "os.path.normpath", "os.path.normcase", "os.path.isabs",
+    "os.path.commonpath", "os.path.commonprefix", "os.path.splitdrive", "posixpath.join", "posixpath.split",
+    "posixpath.splitext", "posixpath.basename", "posixpath.dirname", "posixpath.normpath", "posixpath.isabs",
+    "pathlib.PurePath", "pathlib.PurePosixPath", "pathlib.PureWindowsPath", "random.Random", "uuid.UUID",
+    "uuid.uuid3", "uuid.uuid5", "uuid.NAMESPACE_DNS", "uuid.NAMESPACE_URL", "uuid.NAMESPACE_OID",
+    "uuid.NAMESPACE_X500", "urllib.parse", "time.struct_time", "gzip.decompress", "traceback.format_exception_only",
+    # an object's own facts (its class, its signature), not the interpreter's
+    "inspect.signature", "inspect.Signature", "inspect.Parameter", "inspect.getmro", "inspect.isclass",
+    "inspect.isfunction", "inspect.ismethod", "inspect.isgenerator", "inspect.isgeneratorfunction",
+    "inspect.iscoroutinefunction", "inspect.isawaitable", "inspect.isabstract", "inspect.isbuiltin",
+    "inspect.isroutine", "inspect.ismodule", "inspect.getattr_static", "inspect.unwrap", "inspect.cleandoc",
+    "inspect.getfullargspec",
+    # constants of the protocol, and the module's own name (`logging.getLogger(__spec__.name)`)
+    "http.HTTPStatus", "http.HTTPMethod", "__spec__.name", "__spec__.parent",
+    # a lock a function makes to serialise its own work reads nothing
+    "threading.Lock", "threading.RLock", "_thread.allocate_lock", "queue.Empty", "queue.Full",
+})
+# What a `concurrent` region's code may read besides: its threads, queues and processes, how many
+# CPUs it may use (to size a pool), and the clocks its timeouts wait on.
+CONCURRENCY_NAMES = frozenset({
+    "threading", "_thread", "queue", "concurrent.futures", "multiprocessing", "asyncio", "contextvars",
+    "selectors", "os.cpu_count", "os.sched_getaffinity", "time.monotonic", "time.monotonic_ns",
+    "time.perf_counter", "time.perf_counter_ns", "time.sleep", "time.time", "time.time_ns",
+})
+# Builtins that read the interpreter's state or the world (and the module's own file).
+READING_BUILTINS = frozenset({
+    "open", "input", "globals", "locals", "exec", "eval", "breakpoint",
+    "__file__", "__spec__", "__loader__", "__cached__", "__path__", "__builtins__",
+})
+
+
+# Of READS_IN_PURE_MODULES, those that read only the machine's time zone where no zone is passed
+# (a second argument, or `tz=`): `datetime.fromtimestamp(t, tz=timezone.utc)` reads nothing.
+ZONED = frozenset({"datetime.datetime.fromtimestamp"})
+
+
+def _under(name: str, names: Iterable[str]) -> bool:
+    return any(name == n or name.startswith(n + ".") for n in names)
+
+
+def reads_the_machine(name: str, allowed: FrozenSet[str] = frozenset()) -> bool:
+    """Whether a dotted name (as code refers to it, resolved through its imports: `sys.flags.
+    no_user_site`, `datetime.date.today`, `open`) reads something other than its arguments: a
+    name of the standard library's not named as computing from its arguments alone (nor under
+    `allowed`), or a reading builtin. A name outside the standard library is not judged here."""
+    root = name.split(".", 1)[0]
+    if _under(name, allowed) or _under(name, PURE_NAMES_ELSEWHERE):
+        return False
+    if root in READING_BUILTINS:
+        return True
+    if root not in STDLIB_MODULES or root == "builtins":
+        return False
+    return _under(name, READS_IN_PURE_MODULES) if root in PURE_MODULES else True
+
+
+def machine_names(names: Iterable[str], allowed: FrozenSet[str] = frozenset()) -> FrozenSet[str]:
+    """Of `names`, those that read the machine (but those under `allowed`)."""
+    return frozenset(n for n in names if reads_the_machine(n, allowed))
