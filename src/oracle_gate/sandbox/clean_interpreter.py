@@ -29,7 +29,8 @@ from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Set
 try:
     from ..core.protocol.cleanroom import (CPU_BACKSTOP_SECONDS, FINISHED, begun, done, twin_entry,
                                            GENERATED_ITEMS, GROWN, IMPORTED, KEPT, LATER_LINESEP, LATER_PLATFORM,
-                                           LATER_PLATFORM_CALLS, LATER_RELEASE, LATER_VERSION, LATER_SYSTEM, LEFT, NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
+                                           LATER_PLATFORM_CALLS, LATER_RELEASE, LATER_VERSION, LATER_SYSTEM, LEFT,
+                                           NOT_RUN, ON_SUBCLASS, OTHER_WORLD_PID, PAST_PATIENCE,
                                            PATIENT_SECONDS, PATIENT_TRIES, READ_ENVIRONMENT, SCALED,
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
                                            CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,

@@ -19,8 +19,9 @@ from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence
 
 from .mutants import message_parts
 from ..source.stdlib import ZONED, machine_names
-from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop, module_data,
-                              parse, render, statement_expressions, subscript_index, walk_owned, walk_scope)
+from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop,
+                              module_data, parse, render, statement_expressions, subscript_index, walk_owned,
+                              walk_scope)
 
 # The read-only scans of one changed file (messages, asserts, finally exits, shared results, locks)
 # parse each side once between them; none of them changes the tree.
@@ -1047,8 +1048,8 @@ def machine_reads(path: str, base: Optional[str], head: Optional[str],
     `reads_the_machine`): each expression that refers, through its imports and assignments, to a
     name of the standard library that does not compute from its arguments alone (`sys.flags`,
     `os.cpu_count`, `platform.machine`, `datetime.date.today`, `time.localtime`) or to a reading
-    builtin (`open`, `__file__`), outside a message (what a log line says is never judged) and
-    but names under `allowed`. For a `pure` or `schema` region, whose result may depend on its
+    builtin (`open`, `__file__`), outside a message (what a log line says is never judged), but
+    for names under `allowed`. For a `pure` or `schema` region, whose result may depend on its
     arguments only (and a `concurrent` one's, on them and its threads: `allowed`): the oracles ran
     on one machine, at one time, and a result that reads another fact is judged on that one alone,
     whatever the channel. SourceError if either side does not parse."""
