@@ -17,6 +17,7 @@ import pytest
 from oracle_gate.core.protocol import cleanroom as CR
 from oracle_gate.core.protocol import mutant_payload as MP
 from oracle_gate.core.protocol.results import RESULTS_RELPATH
+from oracle_gate.sandbox import clean_interpreter as CI
 from oracle_gate.sandbox.clean_interpreter import _least
 from oracle_gate.sandbox.plugin import stage_interpreter
 from unit.recorded_session import run_recorded, run_session
@@ -1816,3 +1817,31 @@ def test_a_twin_skips_the_inputs_another_twins_answers_leave_uncompared_and_give
     assert [e[1] for k, e in enumerate(base) if [0, k, e[0]] in skipped] == [CR.OUT_OF_TIME] * len(slow)
     unskipped = _one_twin(tmp_path, "unskipped", patient=True, unasked=[[0, k, "another input"] for k, _ in slow])
     assert [e[:2] for e in unskipped] == [e[:2] for e in head]
+
+
+def test_an_alarm_that_goes_off_as_a_timed_call_ends_is_its_time_running_out_never_the_twins_end(monkeypatch):
+    """The seventeenth outside round's d42b: an io function's unchanged neighbours were rejected
+    because one twin's interpreter ended (exit status 1) on an input timed near its 0.5 s under
+    load, at the base in one run and at the head in another. The alarm had gone off as the call
+    ended, while its clocks stopped, and its _TimedOut escaped into whatever ran next. Here the
+    alarm goes off exactly there (the first clock stopped), and where it is delivered only after
+    both stopped."""
+    stopping = []
+    real = CI.signal.setitimer
+
+    def setitimer(which, seconds, *rest):
+        if seconds == 0 and not stopping:
+            stopping.append(which)
+            CI._alarm(14, None)  # delivered as the first clock stops
+        return real(which, seconds, *rest)
+
+    monkeypatch.setattr(CI.signal, "setitimer", setitimer)
+    result, raised = CI._timed(lambda: 5, (), {}, 30.0)
+    assert result is None and isinstance(raised, CI._TimedOut) and stopping
+    assert CI._ARMED == [False] and real(CI.signal.ITIMER_REAL, 0) == (0.0, 0.0)
+    assert CI._alarm(14, None) is None  # one delivered late, after both clocks stopped, ends nothing
+    stopping.clear()
+    assert CI._variant_call(lambda: 7, False)[:2][0] is None and stopping
+    monkeypatch.setattr(CI.signal, "setitimer", real)
+    assert CI._timed(lambda: 5, (), {}, 30.0) == (5, None)  # and the common case is as before
+    assert CI._timed(lambda: 1 // 0, (), {}, 30.0)[1].__class__ is ZeroDivisionError
