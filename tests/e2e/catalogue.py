@@ -1776,9 +1776,41 @@ _MACHINE_FACTS = (
     ("tax-arms-sigalrm-kills-idle-process",
      "tax arms a SIGALRM that kills a process idle for an hour", "signal.alarm"),
 )
+# Of my own against ba23c26, each merged there: what a name bound to a logger held (the level the
+# program's logging configuration sets), a format the locale fills in, and the thread's decimal
+# context (the tests' and the twins' are the defaults).
+_MACHINE_FACTS += (
+    ("tax-half-cent-by-logging-level",
+     "tax adds its half cent only where its logger's level is WARNING or above (none under INFO logging)",
+     "logging.getLogger().getEffectiveLevel"),
+    ("tax-digits-through-the-locale",
+     "tax formats its scaled amount with the locale's digits ('n') and parses it back: a ValueError where the "
+     "program set a locale that groups by '.'", "the locale"),
+    ("tax-half-cent-by-decimal-precision",
+     "tax adds its half cent only where the decimal context's precision is 28 or more",
+     "decimal.getcontext"),
+)
 CATALOGUE = CATALOGUE + tuple(
     Patch("eighteenth", name, False, what, _outside(name), ("MACHINE_READ",), said=(f" reads `{read}",))
     for name, what, read in _MACHINE_FACTS)
+
+# The seventeenth round's d55, merged at a511b30 and at ba23c26 (replayed): a term added to `tax`'s
+# sum that is 1 on one residue in 7**7 and 0 on every amount the properties draw, beside killed
+# mutants of the sum it joins.
+CATALOGUE = CATALOGUE + (
+    Patch("nineteenth", "tax-cent-more-on-one-residue-of-7-to-the-7", False,
+          "tax adds a cent where (cents + 7) is a multiple of 7**7: `+ 1 // ((cents + 7) % 7 ** 7 + 1)`",
+          _outside("tax-cent-more-on-one-residue-of-7-to-the-7"), ("NUMB",),
+          said=("(the term the diff added at column",
+                "dropped (a term the diff added to a value its function computed)")),
+    # the round's d39, merged at a511b30 and at ba23c26 (replayed): zero-width and direction
+    # characters stripped from an account's name as it is booked (a look-alike is booked as the
+    # real one), where no property draws such a name
+    Patch("nineteenth", "account-invisible-characters-stripped", False,
+          "apply_credit books an account with U+200B or U+202E in its name under the name without them",
+          _outside("account-invisible-characters-stripped"), ("UNJUDGED_CHANGE",),
+          said=("with invisible characters after it",)),
+)
 
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):

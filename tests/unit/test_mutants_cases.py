@@ -963,3 +963,51 @@ def test_a_log_line_that_fetches_its_logger_and_reads_a_clock_is_arid():
     statements = {n.lineno: n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Expr)}
     assert [line for line in (6, 7, 8, 9, 10) if message_parts(statements[line]) is not None
             and all(inert(p) for p in message_parts(statements[line]))] == [6, 7]
+
+
+def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own():
+    """A seventeenth outside round's d55 (against a511b30) added `+ 1 // ((cents + 7) % 7 ** 7 + 1)`
+    to `tax`'s result: one cent more on one residue in 7**7, an input no property draws. Killed
+    mutants of the sum it joins cleared the line, and it merged. A term the diff added to a sum or
+    difference the base computed (or a factor, or a bit) is its own unit, whose mutant drops it; a
+    name or constant alone
+    is no sum the base computed (`cents + 7` is not judged so), nor is a sum the base had as it is,
+    nor one in a region its class-E tests judge, nor a term that reads no parameter or local."""
+    base = "def tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
+    formula = "(cents * rate_bp + 5_000) // 10_000"
+    cases = {
+        f"{formula} + 1 // ((cents + 7) % 7 ** 7 + 1)": ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
+        f"(cents == 823_536) + {formula}": ["`cents == 823_536` dropped"],
+        f"{formula} + (cents == 3) - (rate_bp == 7)": ["`cents == 3` dropped", "`rate_bp == 7` dropped"],
+        f"{formula} - cents // 10**9": ["`cents // 10**9` dropped"],
+        "(cents * rate_bp + 5_000 + (cents == 3) * 10_000) // 10_000": ["`(cents == 3) * 10_000` dropped"],
+        "(cents * rate_bp + 4_999 + 1) // 10_000": [],  # a constant alone changed: judged with its line
+        "(cents * rate_bp + 5_000) // 10_000 + 0 * (cents + 7)": ["`0 * (cents + 7)` dropped"],
+        # a term that reads none of the function's parameters or locals is the same on every call:
+        # judged with its line (an honest `+ fee(0)` where the base added nothing)
+        f"{formula} + fee(0) - LIMIT // 10": [],
+        # the same cent as a factor that is 1 but on that residue, or a bit set
+        f"{formula} * (1 + 1 // ((cents + 7) % 7 ** 7 + 1))": ["`1 + 1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
+        f"{formula} | (cents == 823_536)": ["`cents == 823_536` dropped"],
+    }
+    for expr, dropped in cases.items():
+        head = base.replace(formula, expr)
+        lines = changed_lines(base, head)
+        plan = line_mutants([FileToMutate("t.py", head, (("tax", (1, 2)),), lines, base)], 100, 100)
+        terms = [m for _, m in plan.mutants if m.operator == "term"]
+        assert [m.description.partition(" (a term")[0] for m in terms] == dropped, expr
+        for m in terms:  # the mutant is the head without its term
+            assert m.description.split("`")[1] not in m.source.splitlines()[1], m.source
+            compile(m.source, "t.py", "exec")
+    # where the term is 1 (on one residue in 7**7), the mutant gives the base's value
+    d55 = base.replace(formula, f"{formula} + 1 // ((cents + 7) % 7 ** 7 + 1)")
+    lines = changed_lines(base, d55)
+    plan = line_mutants([FileToMutate("t.py", d55, (("tax", (1, 2)),), lines, base)], 100, 100)
+    namespace: dict = {}
+    exec(compile(next(m for _, m in plan.mutants if m.operator == "term").source, "t.py", "exec"), namespace)
+    assert namespace["tax"](823_536, 825) == (823_536 * 825 + 5_000) // 10_000
+    e_judged = line_mutants([FileToMutate("t.py", d55, (("tax", (1, 2)),), lines, base, laws=False)], 100, 100)
+    assert not [m for _, m in e_judged.mutants if m.operator == "term"]
+    same = base + "\n\ndef extra(x):\n    return x + 1\n"
+    kept = line_mutants([FileToMutate("t.py", same, (("extra", (5, 6)),), changed_lines(base, same), base)], 100, 100)
+    assert not [m for _, m in kept.mutants if m.operator == "term"]

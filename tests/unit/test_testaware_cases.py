@@ -1004,6 +1004,79 @@ def test_a_pure_function_may_read_its_arguments_the_pure_library_and_say_what_it
         machine_reads("tax.py", base, "def (")
 
 
+def test_what_a_logger_holds_is_the_process_configuration_and_reading_it_is_a_read():
+    """The seventeenth round's d36 keyed a pure function on a logger's level, read through the
+    logger a call made (`logging.getLogger(...)`), which the analysis did not follow: a logger's
+    level, handlers and filters are what the program's configuration set, not the function's
+    arguments, however the logger was reached (a name bound to it, a child, an adapter, the root).
+    What is no read: a logger fetched and told something, a level constant, a condition that only
+    decides whether a message is said, an annotation, a generator given its seed."""
+    base = "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef tax(cents):\n    return cents // 10\n"
+    reads = {
+        "    return cents // 10 + (log.level > 10)\n": "logging.getLogger().level",
+        "    return cents // 10 + logging.getLogger().getEffectiveLevel() * 0\n":
+            "logging.getLogger().getEffectiveLevel",
+        "    lg = logging.getLogger('billing')\n    if lg.isEnabledFor(logging.DEBUG):\n        return 0\n"
+        "    return cents // 10\n": "logging.getLogger().isEnabledFor",
+        "    return cents // 10 + len(log.getChild('tax').handlers)\n": "logging.getLogger().handlers",
+        "    return cents // 10 + logging.LoggerAdapter(log, {}).isEnabledFor(10)\n":
+            "logging.getLogger().isEnabledFor",
+        "    return cents // 10 + len(logging.root.handlers)\n": "logging.root.handlers",
+        "    import random\n    return cents // 10 + random.Random().randint(0, 1)\n": "random.Random",
+    }
+    for body, name in reads.items():
+        head = base.replace("    return cents // 10\n", body)
+        assert [f.what for f in machine_reads("tax.py", base, head)] == [f"`tax` reads `{name}`"], body
+    honest = base.replace("    return cents // 10\n", (
+        "    if log.isEnabledFor(logging.DEBUG):\n        log.debug('tax of %s', cents)\n"
+        "    elif cents < 0:\n        pass\n"
+        "    logging.getLogger(__name__).getChild('tax').info('tax at %s', logging.INFO)\n"
+        "    import random, os\n    spread: os.PathLike = None\n"
+        "    return cents // 10 + random.Random(cents).randint(0, 0)\n"))
+    assert machine_reads("tax.py", base, honest) == ()
+    typed = base.replace("def tax(cents):", "def tax(cents: int, log: logging.Logger = log) -> int:")
+    assert machine_reads("tax.py", base, typed) == ()
+    # a condition before a log line that does more than ask the logger is judged as any code is
+    for cond, name in (("random.seed(1) is None", "random.seed"), ("(n := os.cpu_count()) > 4", "os.cpu_count"),
+                       ("os.environ.get('DEBUG')", "os.environ.get")):
+        guarded = base.replace("    return cents // 10\n", f"    import os, random\n    if {cond}:\n"
+                               f"        log.debug('tax of %s', cents)\n    return cents // 10\n")
+        assert [f.what for f in machine_reads("tax.py", base, guarded)] == [f"`tax` reads `{name}`"], cond
+
+
+def test_a_date_made_in_the_code_the_decimal_context_and_the_locale_s_formats_are_reads():
+    """Channels the allowlist's names did not reach (tried against ba23c26, each no finding there):
+    a class method that reads the clock reached through an instance or a class attribute
+    (`date(2020, 1, 1).today()`, `datetime.min.now()`, `type(d).now()`), the thread's decimal
+    context the program sets, and the formats the locale fills in (a number's `n`, strftime's day
+    and month names, `%c`, `%x`). What is none: a date computed from its arguments, a format that
+    names its digits, an ISO date, and any of them inside a message."""
+    base = "import datetime\nimport decimal\n\n\ndef tax(cents):\n    return cents // 10\n"
+    reads = {
+        "datetime.date(2020, 1, 1).today().day": "`datetime.date.today`",
+        "datetime.datetime.min.now().hour": "`datetime.datetime.min.now`",
+        "type(datetime.datetime(2020, 1, 1)).utcnow().hour": "`datetime.datetime.utcnow`",
+        "decimal.getcontext().prec": "`decimal.getcontext`",
+        "len(f'{cents:n}')": "`the locale` (a format's `n`)",
+        "len(format(cents, ',n'))": "`the locale` (a format's `n`)",
+        "len('{:>12n}'.format(cents))": "`the locale` (a format's `n`)",
+        "len(datetime.date(2020, 1, 1).strftime('%d %B %Y'))": "`the locale` (a format's `%B`)",
+        "len(f'{datetime.date(2020, 1, 1):%a}')": "`the locale` (a format's `%a`)",
+    }
+    for expr, name in reads.items():
+        head = base.replace("return cents // 10", f"return cents // 10 + {expr} * 0")
+        assert [f.what for f in machine_reads("tax.py", base, head)] == [f"`tax` reads {name}"], expr
+    kept = base.replace("def tax", "DAY = datetime.date(2020, 1, 1)\n\n\ndef tax").replace(
+        "return cents // 10", "return cents // 10 + DAY.today().day * 0")
+    assert [f.what for f in machine_reads("tax.py", base, kept)] == ["`tax` reads `datetime.date.today`"]
+    honest = base.replace("    return cents // 10\n", (
+        "    day = datetime.date(2020, 1, 1).replace(day=cents % 28 + 1)\n"
+        "    print(f'{cents:n} on {day:%A}', day.strftime('%x'))\n"
+        "    return len(f'{cents:,d}{cents:>10.2f}' + day.strftime('%Y-%m-%d') + day.isoformat()) + "
+        "datetime.datetime.min.year\n"))
+    assert machine_reads("tax.py", base, honest) == ()
+
+
 def test_the_standard_library_is_named_whole_and_a_name_outside_it_is_not_judged():
     """The allowlist's law: every top-level module of the standard library is named (CPython 3.9
     lacks `sys.stdlib_module_names`), and a name reads the machine only where the library's module

@@ -236,7 +236,8 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
             memos = lossy_memos(region.path, base_text, head) if laws else ()
             waits = checks_then_waits(region.path, base_text, head) if laws else ()
             fallbacks = import_fallbacks(region.path, base_text, head)
-            reads = _machine_reads(region, base_text, head) if laws else ()
+            purest = _purest(region) if laws else None
+            reads = machine_reads(region.path, base_text, head, _MAY_READ[purest][1]) if purest else ()
         except SourceError as e:
             out.append(C.Finding("TEST_AWARE_CODE", f"TEST_AWARE_CODE {region.path}: cannot be parsed ({e})", region.path))
             continue
@@ -266,8 +267,8 @@ def _test_aware(base: F.Facts, comp: C.Comparison, src: Sources, oracle_paths: S
                              f"has, and a machine with the other runs code no oracle ran; depend on one of them, or "
                              f"take the change through the human lane", f.path, f.line) for f in fallbacks)
         code, said = _agent_lane_only("MACHINE_READ", lane)
-        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}, in a {_purest(region)} region: its result "
-                             f"may depend on {_MAY_READ[_purest(region)][0]} only, and the oracles judged it on one "
+        out.extend(C.Finding(code, f"{said} {f.path}:{f.line} {f.what}, in a {purest} region: its result "
+                             f"may depend on {_MAY_READ[purest or 'pure'][0]} only, and the oracles judged it on one "
                              f"machine at one time, whatever else it reads; pass the fact in as an argument, read it "
                              f"in an io or state region, or take the change through the human lane", f.path, f.line)
                    for f in reads)
@@ -303,11 +304,6 @@ def _purest(region: C.RegionPlan) -> Optional[str]:
     narrowest (pure, schema, concurrent), if any."""
     kinds = {region.kind, region.head_kind}
     return next((k for k in _MAY_READ if k in kinds), None)
-
-
-def _machine_reads(region: C.RegionPlan, base_text: Optional[str], head: str) -> Tuple[TestAwareFinding, ...]:
-    kind = _purest(region)
-    return () if kind is None else machine_reads(region.path, base_text, head, _MAY_READ[kind][1])
 
 
 def _agent_lane_only(code: str, lane: str) -> Tuple[str, str]:

@@ -580,6 +580,8 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
                 where += f" (the branch of a conditional expression at column {column + 1})"
             elif unit.endswith(":floor_division"):
                 where += f" (the integer taken from a true division at column {column + 1})"
+            elif unit.endswith(":term"):
+                where += f" (the term the diff added at column {column + 1})"
             elif unit.endswith(":copy"):
                 where += f" (the copy the diff removed at column {column + 1})"
             elif unit.endswith((":held_true", ":held_false")):

@@ -32,13 +32,14 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned
+from ..source.symbols import (dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned,
+                              walk_scope)
 
 MUTANT_ID_LEN = 12
 # Kinds whose candidates are units of their own (judged apart from the rest of their statement).
-OWN_UNITS = ("operand", "branch", "held_true", "held_false", "copy", "floor_division")
+OWN_UNITS = ("operand", "branch", "held_true", "held_false", "copy", "floor_division", "term")
 
 # Operator kinds, in the order a symbol's turn cycles through them.
 KINDS = (
@@ -60,6 +61,7 @@ KINDS = (
     "held_false",
     "copy",
     "floor_division",
+    "term",
     "handler",
     "remove",
     "collection",
@@ -252,7 +254,8 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
         engine = _Engine(f.source, f.path, tree, ranges, retyped,
                          added_operands(laws_base, tree, f.lines) | added_filters(laws_base, tree, f.lines),
                          added_branches(f.base, tree, judged), added_truths(f.base, tree, judged),
-                         removed_copies(laws_base, tree, rewritten), float_divisions(tree, judged))
+                         removed_copies(laws_base, tree, rewritten), float_divisions(tree, judged),
+                         added_terms(laws_base, tree, f.lines))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -677,6 +680,65 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
                      for v in values if ast.dump(v) not in before[owner])
 
 
+# Operators a term (or a factor) is added with, whose mutant drops it: `+`, `-`, `|`, `^` (0 leaves
+# the value as it is) and `*` (1 does); all but `-` either way round.
+TERM_OPS = (ast.Add, ast.Sub, ast.BitOr, ast.BitXor, ast.Mult)
+
+
+def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> Dict[int, str]:
+    """The terms (and factors) the diff added to a value the base computed, in a symbol the base had
+    (the ids of the head's TERM_OPS nodes, each with the side its term is on, `_added_side`): on a
+    changed line, `x + t`, `x - t`, `t + x`, `x * t`, `x | t`, ... where `x` is (or sums) a
+    computed expression that symbol held at the base (not a name or a constant alone) and `t` is
+    none, in a function, and `t` reads one of its parameters or locals (a term that reads none is
+    the same for every call, and is judged with its line: `+ fee(0)`). Such a term is judged on its
+    own (a mutant drops it): a term that is 0 for every input an oracle draws (`+ 1 // ((cents + 7)
+    % 7 ** 7 + 1)`), or a factor that is 1, is not cleared by a killed mutant of the value it joins."""
+    if not base or not lines:
+        return {}
+    fresh: Dict[str, List[ast.BinOp]] = {}
+    inputs: Dict[str, Set[str]] = {}  # a function's qualname -> its parameters and locals
+    for node, owner in walk_owned(head):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inputs[owner] = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} | {
+                n.id for n in walk_scope(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS) \
+                and any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+            fresh.setdefault(owner, []).append(node)
+    before = _base_expressions(base, fresh)
+
+    def kept(node: ast.expr, held: Set[str]) -> bool:
+        """A value the base computed (not a name or a constant alone: `cents + 7` adds to nothing
+        the base summed), or a sum of one and more."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS) \
+                and (kept(node.left, held) or kept(node.right, held)):
+            return True
+        return not isinstance(node, (ast.Name, ast.Constant, ast.Attribute)) and ast.dump(node) in held
+
+    def reads_inputs(node: ast.expr, owner: str) -> bool:
+        return any(isinstance(n, ast.Name) and n.id in inputs.get(owner, ()) for n in ast.walk(node))
+
+    out: Dict[int, str] = {}
+    for owner, nodes in fresh.items():
+        for node in nodes if owner in before else ():
+            side = _added_side(node, lambda n: kept(n, before[owner]))
+            if side is not None and ast.dump(node) not in before[owner] \
+                    and reads_inputs(node.right if side == "right" else node.left, owner):
+                out[id(node)] = side
+    return out
+
+
+def _added_side(node: ast.BinOp, kept: Callable[[ast.expr], bool]) -> Optional[str]:
+    """Which operand is the added term ("right", or "left" but of a `-`), where the other is kept
+    (`kept`) and it is not; None if neither or both are."""
+    if kept(node.left) and not kept(node.right) and not isinstance(node.right, ast.Constant):
+        return "right"
+    if not isinstance(node.op, ast.Sub) and kept(node.right) and not kept(node.left) \
+            and not isinstance(node.left, ast.Constant):
+        return "left"
+    return None  # (a constant added is judged with its line, by its own mutants)
+
+
 def _quantified(node: ast.AST) -> Optional[ast.GeneratorExp]:
     """The generator or comprehension `any(...)` or `all(...)` quantifies over, if `node` is such
     a call."""
@@ -1038,7 +1100,7 @@ class _Engine:
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
         retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
         branches: FrozenSet[int] = frozenset(), truths: FrozenSet[int] = frozenset(),
-        copies: Mapping[int, str] = {}, divisions: FrozenSet[int] = frozenset(),
+        copies: Mapping[int, str] = {}, divisions: FrozenSet[int] = frozenset(), terms: Mapping[int, str] = {},
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
@@ -1049,6 +1111,7 @@ class _Engine:
         self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
         self.copies = copies  # id -> the copy the diff removed where that node stands (`removed_copies`)
         self.divisions = divisions  # ids of the integers taken from a true division (`float_divisions`)
+        self.terms = terms  # id of a sum -> the side of the term the diff added to it (`added_terms`)
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -1219,6 +1282,7 @@ class _Engine:
             ((ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Call), self._held),
             ((ast.Name, ast.Attribute, ast.Subscript, ast.Call), self._copy),
             ((ast.Call, ast.BinOp), self._floor_division),
+            ((ast.BinOp,), self._term),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1343,6 +1407,19 @@ class _Engine:
                     f"`{_short(self.text(value))}` -> `{keep}` (a condition the diff added, dropped)",
                     self.replace(value, repr(keep)), [_Set(node.values, index, _const(keep))],
                 )
+
+    def _term(self, node: ast.BinOp) -> Iterator[_Candidate]:
+        """A term the diff added to a value, dropped (`x + t` -> `x`, `x * t` -> `x`): killed only
+        where a voter draws an input on which the term changes the value (not 0; for `*`, not 1)."""
+        side = self.terms.get(id(node))
+        if side is None:
+            return
+        term, rest = (node.right, node.left) if side == "right" else (node.left, node.right)
+        yield self.candidate(
+            "term", term, (term.lineno, term.end_lineno),
+            f"`{_short(self.text(term))}` dropped (a term the diff added to a value its function computed)",
+            self.replace(node, self.text(rest)), [self.setter(node, rest)],
+        )
 
     def _branch(self, node: ast.IfExp) -> Iterator[_Candidate]:
         """A branch the diff wrote, replaced by the other: killed only where a voter takes it and

@@ -13,12 +13,13 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import string
 from collections import Counter
 from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.stdlib import ZONED, machine_names
+from ..source.stdlib import STATE_RESULTS, UNSEEDED, ZONED, locale_formatted, machine_names, through_an_instance
 from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop,
                               module_data, parse, render, statement_expressions, subscript_index, walk_owned,
                               walk_scope)
@@ -1062,42 +1063,100 @@ def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple
     tree = _read(source)
     names = Names(tree)
     arid: Set[int] = set()
-    for node in ast.walk(tree):
-        parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
-        arid.update(id(n) for part in parts or () if part is not None for n in ast.walk(part))
-    # and a function's local assigned once and read only in messages (`start = time.perf_counter()`
-    # for a log line's duration): what its value is changes no result either (a module-level name is
-    # read by any importer)
     loads: Dict[Tuple[str, str], List[ast.Name]] = {}
     stores: Dict[Tuple[str, str], List[ast.Assign]] = {}
+    inner: Set[int] = set()  # a chain is read once, whole
+    parents: Dict[int, ast.AST] = {}
     for node, owner in names.walk():
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+        parents.update((id(child), node) for child in ast.iter_child_nodes(node))
+        parts = message_parts(node) if isinstance(node, (ast.Expr, ast.Raise)) else None
+        arid.update(id(n) for part in parts or () if part is not None for n in ast.walk(part))
+        # a logger asked whether a message is said, where that is all it decides (`if
+        # log.isEnabledFor(DEBUG): log.debug(...)`; nothing in the condition assigns or acts), and an
+        # annotation (no result reads it)
+        if isinstance(node, ast.If) and _said_only(node) and _asks_a_logger(node.test, names):
+            arid.update(id(n) for n in ast.walk(node.test))
+        notes = [node.annotation] if isinstance(node, (ast.arg, ast.AnnAssign)) else \
+            [node.returns] if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else []
+        arid.update(id(n) for note in notes if note is not None for n in ast.walk(note))
+        if isinstance(node, ast.Attribute):
+            inner.add(id(node.value))
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
             loads.setdefault((owner, node.id), []).append(node)
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             stores.setdefault((owner, node.targets[0].id), []).append(node)
+    # and a function's local assigned once and read only in messages (`start = time.perf_counter()`
+    # for a log line's duration): what its value is changes no result either (a module-level name is
+    # read by any importer)
     for key, assigned in stores.items():
         if key[0] != MODULE and len(assigned) == 1 and all(id(n) in arid for n in loads.get(key, ())):
             arid.update(id(n) for n in ast.walk(assigned[0].value))
-    inner = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Attribute)}  # a chain is read once, whole
-    parents = {id(child): n for n in ast.walk(tree) for child in ast.iter_child_nodes(n)}
     out = []
     for node, owner in names.walk():
+        directive = _locale_directive(node, names) if id(node) not in arid else ""
+        if directive:
+            out.append((owner, node.lineno, f"`{owner}` reads `the locale` (a format's `{directive}`)"))
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
                 or id(node) in inner or id(node) in arid:
             continue
         root = node
         while isinstance(root, ast.Attribute):
             root = root.value
+        resolved = names.resolve(node)
         if isinstance(root, ast.Name) and any(b[0] == "value" for b in names.bindings(root)):
-            continue  # a name the code assigned: its read is where it was assigned
-        read = machine_names(names.resolve(node), allowed)
+            # a name the code assigned: its read is where it was assigned, but what is read of an
+            # object of the process's state it holds (a logger's level) is read here
+            resolved = frozenset(r for r in resolved if r.startswith(_STATE_OBJECTS) or through_an_instance(r))
+        read = machine_names(resolved, allowed)
         call = parents.get(id(node))
         if isinstance(call, ast.Call) and call.func is node and (len(call.args) > 1 or any(
                 k.arg == "tz" for k in call.keywords)):
             read -= ZONED  # given its zone
+        if isinstance(call, ast.Call) and call.func is node and not call.args and not call.keywords:
+            read |= UNSEEDED & resolved  # seeded from the system's entropy
         if read:
             out.append((owner, node.lineno, f"`{owner}` reads `{min(read)}`"))
     return out
+
+
+def _locale_directive(node: ast.AST, names: Names) -> str:
+    """The directive the locale fills in (stdlib.locale_formatted) of a format written in the code:
+    an f-string's spec (`f"{total:n}"`, `f"{day:%A}"`), `format(value, spec)`, a literal's
+    `.format(...)` fields, or `.strftime(...)`'s format on any date; "" for anything else."""
+    specs: List[str] = []
+    if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):
+        specs = [v.value for v in node.format_spec.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    elif isinstance(node, ast.Call):
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr == "strftime" and node.args:
+            specs = sorted(names.strings(node.args[0]))
+        elif isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Constant) \
+                and isinstance(func.value.value, str):
+            try:
+                specs = [spec for _, _, spec, _ in string.Formatter().parse(func.value.value) if spec]
+            except ValueError:
+                specs = []
+        elif "format" in names.resolve(func) and len(node.args) > 1:
+            specs = sorted(names.strings(node.args[1]))
+    return next((d for d in map(locale_formatted, specs) if d), "")
+
+
+_STATE_OBJECTS = tuple(sorted({f"{made}." for made in STATE_RESULTS.values()}))  # what is read of one
+
+
+def _asks_a_logger(test: ast.expr, names: Names) -> bool:
+    """Whether a condition asks an object of the process's state (a logger) something and does no
+    more: no assignment, and every call in it one of such an object's."""
+    nodes = list(ast.walk(test))
+    calls = [n.func for n in nodes if isinstance(n, ast.Call)]
+    return bool(calls) and not any(type(n).__name__ == "NamedExpr" for n in nodes) and all(
+        (found := names.resolve(f)) and all(r.startswith(_STATE_OBJECTS) for r in found) for f in calls)
+
+
+def _said_only(node: ast.If) -> bool:
+    """Whether an `if` statement's branches only say something (log, print, warn; or pass)."""
+    return all(isinstance(s, ast.Pass) or (isinstance(s, ast.Expr) and message_parts(s) is not None)
+               or (isinstance(s, ast.If) and _said_only(s)) for s in (*node.body, *node.orelse))
 
 
 def _imported(body: Sequence[ast.stmt], names: Names) -> Dict[str, str]:

@@ -615,6 +615,11 @@ SHAPES_REPEATED_PAST_AT_MOST = 1 << 16
 # column's width, `account[:64]`, and two accounts that share their first 64 characters become one).
 TEXT_REPEATED_FROM = 8
 ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"  # string.punctuation
+# Characters no reader sees (Unicode's format characters: zero-width spaces and joiners, direction
+# marks, embeddings, overrides and isolates, the word joiner, the byte order mark, the soft hyphen):
+# a name with one is another name to a dict and the same to a person, so a reader that strips them
+# reads another key (the seventeenth outside round's d39).
+INVISIBLE = "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
@@ -648,6 +653,8 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     # `\u002f`: the sixteenth outside round's d04 and d25)
     ("with ASCII punctuation after it",
      _values_only(_text(lambda t: t + ASCII_PUNCTUATION, lambda b: b + ASCII_PUNCTUATION.encode("ascii")))),
+    ("with invisible characters after it",
+     _values_only(_text(lambda t: t + INVISIBLE, lambda b: b + INVISIBLE.encode("utf-8")))),
     ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
     ("with a second document after it", _text(_followed, lambda b: _encoded(_followed, b))),
     ("with a key added", _key_added),

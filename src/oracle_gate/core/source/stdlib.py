@@ -52,7 +52,7 @@ PURE_MODULES = frozenset({
     "__future__", "abc", "array", "ast", "base64", "binascii", "bisect", "bz2", "calendar", "cmath", "codecs",
     "collections", "colorsys", "contextlib", "copy", "copyreg", "csv", "dataclasses", "datetime", "decimal",
     "difflib", "enum", "errno", "fnmatch", "fractions", "functools", "graphlib", "hashlib", "heapq", "hmac",
-    "html", "io", "ipaddress", "itertools", "json", "keyword", "logging", "lzma", "marshal", "math", "numbers",
+    "html", "io", "ipaddress", "itertools", "json", "keyword", "lzma", "marshal", "math", "numbers",
     "operator", "pickle", "pprint", "quopri", "re", "reprlib", "shlex", "stat", "statistics", "string",
     "stringprep", "struct", "textwrap", "token", "tokenize", "types", "typing", "unicodedata", "warnings",
     "weakref", "xml", "zlib", "zoneinfo", "configparser", "email",
@@ -62,7 +62,9 @@ READS_IN_PURE_MODULES = frozenset({
     "datetime.datetime.now", "datetime.datetime.today", "datetime.datetime.utcnow", "datetime.date.today",
     "datetime.datetime.fromtimestamp", "datetime.date.fromtimestamp", "io.open", "io.open_code", "io.FileIO",
     "codecs.open", "bz2.open", "bz2.BZ2File", "lzma.open", "lzma.LZMAFile", "xml.etree.ElementTree.parse",
-    "xml.etree.ElementTree.iterparse", "xml.dom.minidom.parse", "xml.sax.parse", "logging.root",
+    "xml.etree.ElementTree.iterparse", "xml.dom.minidom.parse", "xml.sax.parse",
+    # the thread's decimal context: its precision, rounding and traps, set by the program
+    "decimal.getcontext", "decimal.setcontext", "decimal.DefaultContext",
 })
 # The names of other modules that compute from their arguments alone (or name a constant of the
 # language, not of the machine: `sys.maxsize` is the machine's word, a seventeenth round's 32-bit bomb).
@@ -84,6 +86,15 @@ PURE_NAMES_ELSEWHERE = frozenset({
     "inspect.getfullargspec",
     # constants of the protocol, and the module's own name (`logging.getLogger(__spec__.name)`)
     "http.HTTPStatus", "http.HTTPMethod", "__spec__.name", "__spec__.parent",
+    # logging: the calls that say something (what a message says is never judged) and its levels and
+    # classes; not what a logger holds (its level, handlers, filters: the process's configuration)
+    "logging.getLogger", "logging.debug", "logging.info", "logging.warning", "logging.warn", "logging.error",
+    "logging.exception", "logging.critical", "logging.log", "logging.NOTSET", "logging.DEBUG", "logging.INFO",
+    "logging.WARNING", "logging.WARN", "logging.ERROR", "logging.CRITICAL", "logging.FATAL", "logging.LoggerAdapter",
+    "logging.Formatter", "logging.Handler", "logging.NullHandler", "logging.StreamHandler", "logging.Filter",
+    "logging.LogRecord", "logging.getLevelName", "logging.getLogger().name", "logging.getLogger().getChild",
+    *(f"logging.getLogger().{said}" for said in ("debug", "info", "warning", "warn", "error", "exception",
+                                                  "critical", "log")),
     # a lock a function makes to serialise its own work reads nothing
     "threading.Lock", "threading.RLock", "_thread.allocate_lock", "queue.Empty", "queue.Full",
 })
@@ -94,6 +105,11 @@ CONCURRENCY_NAMES = frozenset({
     "selectors", "os.cpu_count", "os.sched_getaffinity", "time.monotonic", "time.monotonic_ns",
     "time.perf_counter", "time.perf_counter_ns", "time.sleep", "time.time", "time.time_ns",
 })
+# Calls whose result is an object of the process's state (a logger: its level, handlers and filters
+# are what the program's configuration set), by what code that reads it is said to read
+# (`log = logging.getLogger(__name__)`; `log.level` reads `logging.getLogger().level`).
+STATE_RESULTS = {"logging.getLogger": "logging.getLogger()", "logging.getLogger().getChild": "logging.getLogger()",
+                 "logging.LoggerAdapter": "logging.getLogger()"}
 # Builtins that read the interpreter's state or the world (and the module's own file).
 READING_BUILTINS = frozenset({
     "open", "input", "globals", "locals", "exec", "eval", "breakpoint",
@@ -104,6 +120,32 @@ READING_BUILTINS = frozenset({
 # Of READS_IN_PURE_MODULES, those that read only the machine's time zone where no zone is passed
 # (a second argument, or `tz=`): `datetime.fromtimestamp(t, tz=timezone.utc)` reads nothing.
 ZONED = frozenset({"datetime.datetime.fromtimestamp"})
+# Of PURE_NAMES_ELSEWHERE, those that read the machine where called with no argument at all: an
+# unseeded generator seeds itself from the system's entropy (`random.Random()`; `Random(seed)` reads
+# nothing).
+UNSEEDED = frozenset({"random.Random"})
+# The pure modules' classes with class methods among READS_IN_PURE_MODULES: an instance, or an
+# instance the class holds, reaches them too (`datetime.date(2020, 1, 1).today()`,
+# `datetime.datetime.min.now()`).
+READING_CLASSES = frozenset({"datetime.date", "datetime.datetime"})
+_CLASS_READERS = {c: frozenset(n[len(c) + 1:] for n in READS_IN_PURE_MODULES if n.rpartition(".")[0] == c)
+                  for c in READING_CLASSES}
+# A format's directives that the locale fills in: a number's `n` (its digits grouped and its point
+# as the locale writes them), and strftime's names and forms of days, months, times and dates.
+LOCALE_DIRECTIVES = ("%a", "%A", "%b", "%B", "%c", "%p", "%x", "%X")
+
+
+def through_an_instance(name: str) -> bool:
+    """Whether a dotted name reaches a class method of READING_CLASSES that reads the machine
+    through something under that class (an instance made of it, a class attribute)."""
+    return any(name.startswith(c + ".") and not readers.isdisjoint(name[len(c) + 1:].split("."))
+               for c, readers in _CLASS_READERS.items())
+
+
+def locale_formatted(spec: str) -> str:
+    """The directive of a format (a format spec, or strftime's format) that the locale fills in, or ""."""
+    found = [d for d in LOCALE_DIRECTIVES if d in spec]
+    return found[0] if found else "n" if spec.endswith("n") and "%" not in spec else ""
 
 
 def _under(name: str, names: Iterable[str]) -> bool:
@@ -122,7 +164,7 @@ def reads_the_machine(name: str, allowed: FrozenSet[str] = frozenset()) -> bool:
         return True
     if root not in STDLIB_MODULES or root == "builtins":
         return False
-    return _under(name, READS_IN_PURE_MODULES) if root in PURE_MODULES else True
+    return _under(name, READS_IN_PURE_MODULES) or through_an_instance(name) if root in PURE_MODULES else True
 
 
 def machine_names(names: Iterable[str], allowed: FrozenSet[str] = frozenset()) -> FrozenSet[str]:

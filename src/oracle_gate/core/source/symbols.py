@@ -24,6 +24,7 @@ from typing import (Any, Callable, Dict, FrozenSet, Iterable, Iterator, List, Ma
                     TypeVar)
 
 from .compat import downgrade
+from .stdlib import READING_CLASSES, STATE_RESULTS
 
 MODULE = "<module>"
 KINDS = ("function", "method", "class", "module")
@@ -729,6 +730,9 @@ def _declarations(body: Sequence[ast.AST]) -> Tuple[Set[str], Set[str]]:
     return glob, nonloc
 
 
+_READING_CLASS_PREFIXES = tuple(sorted(f"{c}." for c in READING_CLASSES))
+
+
 class Names:
     """Name resolution over one module: scopes (LEGB, classes skipped), imports, assignments.
 
@@ -1025,6 +1029,13 @@ class Names:
                     out.add(tracked + "[]")
             if f in TRACKED_CALLS:
                 out.add(f + "()")
+            if f in STATE_RESULTS:
+                out.add(STATE_RESULTS[f])
+            if f in READING_CLASSES:
+                out.add(f)  # an instance: what its class holds is reached through it
+            if f == "type" and len(args) == 1:
+                out |= {r for r in self._resolve(args[0], scope, seen)
+                        if r in READING_CLASSES or r.startswith(_READING_CLASS_PREFIXES)}
             if f in ("list", "dict", "set", "tuple", "sorted", "iter", "frozenset", "reversed") and args:
                 out |= {r for r in self._resolve(args[0], scope, seen) if r.rstrip("[]") in TRACKED}
         return out
