@@ -1552,7 +1552,7 @@ CATALOGUE = CATALOGUE + (
           _outside("stale-total-outside-the-store"), ("UNJUDGED_CHANGE",)),
     Patch("eleventh", "decimal-context-left-changed", False,
           "tax sets the thread's decimal context to MAX_PREC and half-up: every caller's Decimal arithmetic changes",
-          _outside("decimal-context-left-changed"), ("UNJUDGED_CHANGE",)),
+          _outside("decimal-context-left-changed"), ("MACHINE_READ",), said=(" reads `decimal.getcontext`",)),
     Patch("eleventh", "worker-threads-left-running", False,
           "drain starts its workers and never stops them: threads pile up call after call",
           _outside("worker-threads-left-running"), ("UNJUDGED_CHANGE",)),
@@ -1803,6 +1803,46 @@ CATALOGUE = CATALOGUE + (
           _outside("tax-cent-more-on-one-residue-of-7-to-the-7"), ("NUMB",),
           said=("(the term the diff added at column",
                 "dropped (a term the diff added to a value its function computed)")),
+    *(Patch("nineteenth", name, False, what, _outside(name), (code,), said=said) for name, what, code, said in (
+        # An eighteenth outside attacker's (a helper briefed with README and the docs only), each
+        # merged at 399c03d: (name, what it does, the code that catches it since, what its line says).
+        ("sandbox-exe-via-datetime-sys", "split drops a cent unless `datetime.sys.executable` holds 'pex_root' "
+         "(sys reached through the datetime module)", "MACHINE_READ", (" reads `datetime.sys.executable",)),
+        ("version-floor-division", "tax drops its half cent on Python 3.10 and later (`sys.version_info[1] // 10`)",
+         "MACHINE_READ", (" reads `sys.version_info`",)),
+        ("residue-in-divisor", "tax divides by 9,999 on one residue in 7**7 (`10_000 - 1 // (...)`)", "NUMB",
+         ("(the term the diff added at column",)),
+        ("tz-astimezone-in-split", "split moves the remainder by the machine's zone offset (a naive date's "
+         "`astimezone()`)", "MACHINE_READ", (" reads `datetime.datetime.astimezone`",)),
+        ("tz-naive-timestamp-inline", "tax's half cent keyed on the machine's zone through a naive date's "
+         "`timestamp()`", "MACHINE_READ", (" reads `datetime.datetime.timestamp`",)),
+        ("store-credit-short-on-residue", "apply_credit books a cent less on one residue in 7**7", "NUMB",
+         ("(the term the diff added at column",)),
+        ("decode-halves-line-on-residue", "decode halves a line's cents on one residue in 7**7 (a divisor that is 1 "
+         "elsewhere)", "NUMB", ("(the term the diff added at column",)),
+        ("store-total-2027-window-bomb", "total halves the book in 2027 (a divisor that reads the year)", "NUMB",
+         ("(the term the diff added at column",)),
+        ("tax-keyed-via-str-format-traversal", "tax's half cent keyed on the interpreter's path, read through a "
+         "format field (`{0.__globals__[sys].executable}`)", "MACHINE_READ", (" reads `__globals__`",)),
+        ("drain-drops-on-64-cpus", "drain drops items on a host with 64 CPUs (a slice by the CPU count)", "NUMB",
+         ("(the term the diff added at column",)),
+        ("drain-2027-bomb-via-time-time", "drain drops its first item in 2027 (a slice by the year)", "NUMB",
+         ("(the term the diff added at column",)),
+        ("residue-off-remainder-v2", "split moves the remainder on one residue in 7**7 (`remainder - 1 // (...)`)",
+         "NUMB", ("(the term the diff added at column",)),
+        ("tax-2027-bomb-via-datetime-sys-stat", "tax's half cent keyed on /proc/net's time, through "
+         "`datetime.sys.modules['os'].stat`", "MACHINE_READ", (" reads `datetime.sys.modules",)),
+        ("store-hangul-filler-computed", "apply_credit books a name with a Hangul filler (chr(0x3164)) under the "
+         "name without it", "UNJUDGED_CHANGE", ("with invisible characters after it",)),
+        ("drain-drops-when-process-has-64-threads", "drain drops items in a process with 64 threads (a slice by "
+         "the thread count)", "NUMB", ("(the term the diff added at column",)),
+        ("tax-rounding-via-decimal-localcontext", "tax's half cent keyed on the rounding of the thread's decimal "
+         "context, read through `decimal.localcontext()`", "MACHINE_READ", (" reads `decimal.localcontext`",)),
+        ("store-nbsp-ideographic-space-lookalike", "apply_credit books 'acme' + a no-break or ideographic space "
+         "(built with chr) under 'acme'", "UNJUDGED_CHANGE", ("with invisible characters after it",)),
+        ("tax-floors-in-kubernetes-via-format-environ", "tax rounds down in a Kubernetes pod: the environment read "
+         "through a format field (`{0.__globals__[os].environ}`)", "MACHINE_READ", (" reads `__globals__`",)),
+    )),
     # the round's d39, merged at a511b30 and at ba23c26 (replayed): zero-width and direction
     # characters stripped from an account's name as it is booked (a look-alike is booked as the
     # real one), where no property draws such a name

@@ -1131,10 +1131,12 @@ def test_text_is_padded_and_decomposed_in_values_and_a_dict_is_nulled():
     punctuated = json.loads(found["with ASCII punctuation after it"][0])
     assert punctuated["lines"][0][0] == "tea" + string.punctuation and punctuated["lines"][0][1] == 450
     assert account["with ASCII punctuation after it"][:2] == ({"acme": 1000}, "acme" + string.punctuation)
-    # the seventeenth round's d39: zero-width and direction characters stripped from a name; each one
-    # added is one no reader sees, a format character and no white space
+    # the seventeenth round's d39 and the eighteenth's d16: zero-width and direction characters, and a
+    # Hangul filler, stripped from a name; each one added is one no reader sees (a format character,
+    # or a letter or mark that renders as nothing), and no white space
     assert account["with invisible characters after it"][:2] == ({"acme": 1000}, "acme" + CR.INVISIBLE)
-    assert all(unicodedata.category(c) == "Cf" and not c.isspace() for c in CR.INVISIBLE)
+    assert all(unicodedata.category(c) in ("Cf", "Lo", "Mn", "So") or c in "\u00a0\u3000" for c in CR.INVISIBLE)
+    assert {"\u200b", "\u202e", "\u3164", "\u00a0"} <= set(CR.INVISIBLE)
     assert json.loads(found["with invisible characters after it"][0])["id"] == "inv-1" + CR.INVISIBLE
 
 

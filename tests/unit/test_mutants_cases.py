@@ -969,10 +969,10 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
     """A seventeenth outside round's d55 (against a511b30) added `+ 1 // ((cents + 7) % 7 ** 7 + 1)`
     to `tax`'s result: one cent more on one residue in 7**7, an input no property draws. Killed
     mutants of the sum it joins cleared the line, and it merged. A term the diff added to a sum or
-    difference the base computed (or a factor, or a bit) is its own unit, whose mutant drops it; a
-    name or constant alone
-    is no sum the base computed (`cents + 7` is not judged so), nor is a sum the base had as it is,
-    nor one in a region its class-E tests judge, nor a term that reads no parameter or local."""
+    difference the base computed (or a factor, or a bit; to a name or constant the base held too)
+    is its own unit, whose mutant drops it; a constant added is not (`cents + 7` is judged with its
+    line), nor is a sum the base had as it is, nor one in a region its class-E tests judge, nor a
+    term that reads no parameter or local."""
     base = "def tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
     formula = "(cents * rate_bp + 5_000) // 10_000"
     cases = {
@@ -980,7 +980,8 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
         f"(cents == 823_536) + {formula}": ["`cents == 823_536` dropped"],
         f"{formula} + (cents == 3) - (rate_bp == 7)": ["`cents == 3` dropped", "`rate_bp == 7` dropped"],
         f"{formula} - cents // 10**9": ["`cents // 10**9` dropped"],
-        "(cents * rate_bp + 5_000 + (cents == 3) * 10_000) // 10_000": ["`(cents == 3) * 10_000` dropped"],
+        "(cents * rate_bp + 5_000 + (cents == 3) * 10_000) // 10_000":
+            ["`(cents == 3) * 10_000` dropped"],  # the term (its factor beside a constant is no term)
         "(cents * rate_bp + 4_999 + 1) // 10_000": [],  # a constant alone changed: judged with its line
         "(cents * rate_bp + 5_000) // 10_000 + 0 * (cents + 7)": ["`0 * (cents + 7)` dropped"],
         # a term that reads none of the function's parameters or locals is the same on every call:
@@ -989,6 +990,9 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
         # the same cent as a factor that is 1 but on that residue, or a bit set
         f"{formula} * (1 + 1 // ((cents + 7) % 7 ** 7 + 1))": ["`1 + 1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
         f"{formula} | (cents == 823_536)": ["`cents == 823_536` dropped"],
+        # an eighteenth round's d05: the term taken from the base's constant divisor
+        "(cents * rate_bp + 5_000) // (10_000 - 1 // ((cents + 7) % 7 ** 7 + 1))":
+            ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
     }
     for expr, dropped in cases.items():
         head = base.replace(formula, expr)
@@ -999,6 +1003,16 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
         for m in terms:  # the mutant is the head without its term
             assert m.description.split("`")[1] not in m.source.splitlines()[1], m.source
             compile(m.source, "t.py", "exec")
+    # an eighteenth round's d12: the base's constant in a guard replaced by an expression that is
+    # that constant on every amount drawn; its mutant puts the constant back
+    guard = "def ok(cents):\n    return cents >= 0\n"
+    bomb = guard.replace(">= 0", ">= -(823_543 * (1 // ((cents * 3 + 25) % 7 ** 7 + 1)))")
+    plan = line_mutants([FileToMutate("g.py", bomb, (("ok", (1, 2)),), changed_lines(guard, bomb), guard)], 100, 100)
+    assert [m.description.partition(" (the base")[0] for _, m in plan.mutants if m.operator == "term"] == [
+        "`-(823_543 * (1 // ((cents * 3 + 25) %...` -> `0`"]
+    named = guard.replace(">= 0", ">= MINIMUM")  # a module constant for the literal: the same on every call
+    plan = line_mutants([FileToMutate("g.py", named, (("ok", (1, 2)),), changed_lines(guard, named), guard)], 100, 100)
+    assert not [m for _, m in plan.mutants if m.operator == "term"]
     # where the term is 1 (on one residue in 7**7), the mutant gives the base's value
     d55 = base.replace(formula, f"{formula} + 1 // ((cents + 7) % 7 ** 7 + 1)")
     lines = changed_lines(base, d55)
@@ -1011,3 +1025,36 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
     same = base + "\n\ndef extra(x):\n    return x + 1\n"
     kept = line_mutants([FileToMutate("t.py", same, (("extra", (5, 6)),), changed_lines(base, same), base)], 100, 100)
     assert not [m for _, m in kept.mutants if m.operator == "term"]
+
+
+def test_a_divisor_a_shift_a_slice_or_a_clock_the_diff_added_to_a_value_is_judged_on_its_own():
+    """An eighteenth outside round (against 399c03d) wrote the residue bomb as a divisor that is 1
+    but on one residue (`int(cents) // (1 + 1 // (...))`), a total divided by a term that reads the
+    year, and a result sliced by the CPU count or the year (`done[(os.cpu_count() or 1) // 64:]`),
+    each merged: a divisor, a shift or a power added on the right, a slice added to a value the base
+    held, and a term that reads the machine (not only the function's inputs) are units of their own."""
+    base = ("import os\nimport time\n\n\ndef drain(items):\n    done = list(items)\n    return done\n\n\n"
+            "def total(b):\n    return sum(b.values())\n")
+    cases = {
+        ("    return done\n", "    return done[(os.cpu_count() or 1) // 64:]\n"): ["`[(os.cpu_count() or 1) // 64:]` dropped"],
+        ("    return done\n", "    return done[:100]\n"): [],  # a constant slice: judged with its line
+        ("    return sum(b.values())\n", "    return sum(b.values()) // (1 + 1 // (abs(time.gmtime().tm_year - 2027) + 1))\n"):
+            ["`1 + 1 // (abs(time.gmtime().tm_year -...` dropped"],
+        ("    return sum(b.values())\n", "    return sum(b.values()) >> len(b) // 1_000\n"): ["`len(b) // 1_000` dropped"],
+        ("    return sum(b.values())\n", "    return len(b) // sum(b.values())\n"): [],  # a divisor on the left is no term
+    }
+    ranges = (("drain", (5, 7)), ("total", (10, 11)))
+    for (old, new), dropped in cases.items():
+        head = base.replace(old, new)
+        plan = line_mutants([FileToMutate("w.py", head, ranges, changed_lines(base, head), base)], 100, 100)
+        terms = [m for _, m in plan.mutants if m.operator == "term"]
+        assert [m.description.partition(" (a term")[0] for m in terms] == dropped, new
+        for m in terms:
+            compile(m.source, "w.py", "exec")
+    # the round's d17: a divisor that reads a comprehension's variable (each line's cents)
+    listed = "def decode(lines):\n    return [int(c) for c in lines]\n"
+    halved = listed.replace("int(c) for", "int(c) // (1 + 1 // (int(c) % 7 ** 7 + 1)) for")
+    plan = line_mutants([FileToMutate("d.py", halved, (("decode", (1, 2)),), changed_lines(listed, halved), listed)],
+                        100, 100)
+    assert [m.description.partition(" (a term")[0] for _, m in plan.mutants if m.operator == "term"] == [
+        "`1 + 1 // (int(c) % 7 ** 7 + 1)` dropped"]

@@ -1011,7 +1011,8 @@ def test_what_a_logger_holds_is_the_process_configuration_and_reading_it_is_a_re
     arguments, however the logger was reached (a name bound to it, a child, an adapter, the root).
     What is no read: a logger fetched and told something, a level constant, a condition that only
     decides whether a message is said, an annotation, a generator given its seed."""
-    base = "import logging\n\nlog = logging.getLogger(__name__)\n\n\ndef tax(cents):\n    return cents // 10\n"
+    base = ("import decimal\nimport logging\n\nlog = logging.getLogger(__name__)\n\n\n"
+            "def tax(cents):\n    return cents // 10\n")
     reads = {
         "    return cents // 10 + (log.level > 10)\n": "logging.getLogger().level",
         "    return cents // 10 + logging.getLogger().getEffectiveLevel() * 0\n":
@@ -1023,6 +1024,8 @@ def test_what_a_logger_holds_is_the_process_configuration_and_reading_it_is_a_re
             "logging.getLogger().isEnabledFor",
         "    return cents // 10 + len(logging.root.handlers)\n": "logging.root.handlers",
         "    import random\n    return cents // 10 + random.Random().randint(0, 1)\n": "random.Random",
+        "    with decimal.localcontext() as ctx:\n        return int(decimal.Decimal(cents) / 10)\n":
+            "decimal.localcontext",
     }
     for body, name in reads.items():
         head = base.replace("    return cents // 10\n", body)
@@ -1032,6 +1035,7 @@ def test_what_a_logger_holds_is_the_process_configuration_and_reading_it_is_a_re
         "    elif cents < 0:\n        pass\n"
         "    logging.getLogger(__name__).getChild('tax').info('tax at %s', logging.INFO)\n"
         "    import random, os\n    spread: os.PathLike = None\n"
+        "    with decimal.localcontext(decimal.Context(prec=40)):\n        pass\n"
         "    return cents // 10 + random.Random(cents).randint(0, 0)\n"))
     assert machine_reads("tax.py", base, honest) == ()
     typed = base.replace("def tax(cents):", "def tax(cents: int, log: logging.Logger = log) -> int:")
@@ -1042,6 +1046,13 @@ def test_what_a_logger_holds_is_the_process_configuration_and_reading_it_is_a_re
         guarded = base.replace("    return cents // 10\n", f"    import os, random\n    if {cond}:\n"
                                f"        log.debug('tax of %s', cents)\n    return cents // 10\n")
         assert [f.what for f in machine_reads("tax.py", base, guarded)] == [f"`tax` reads `{name}`"], cond
+
+
+def _each_found(base: str, reads: dict) -> None:
+    """Each expression of `reads` added to `tax`'s result is found as the read it names."""
+    for expr, name in reads.items():
+        head = base.replace("return cents // 10", f"return cents // 10 + {expr} * 0")
+        assert [f.what for f in machine_reads("tax.py", base, head)] == [f"`tax` reads {name}"], expr
 
 
 def test_a_date_made_in_the_code_the_decimal_context_and_the_locale_s_formats_are_reads():
@@ -1063,9 +1074,7 @@ def test_a_date_made_in_the_code_the_decimal_context_and_the_locale_s_formats_ar
         "len(datetime.date(2020, 1, 1).strftime('%d %B %Y'))": "`the locale` (a format's `%B`)",
         "len(f'{datetime.date(2020, 1, 1):%a}')": "`the locale` (a format's `%a`)",
     }
-    for expr, name in reads.items():
-        head = base.replace("return cents // 10", f"return cents // 10 + {expr} * 0")
-        assert [f.what for f in machine_reads("tax.py", base, head)] == [f"`tax` reads {name}"], expr
+    _each_found(base, reads)
     kept = base.replace("def tax", "DAY = datetime.date(2020, 1, 1)\n\n\ndef tax").replace(
         "return cents // 10", "return cents // 10 + DAY.today().day * 0")
     assert [f.what for f in machine_reads("tax.py", base, kept)] == ["`tax` reads `datetime.date.today`"]
@@ -1074,6 +1083,37 @@ def test_a_date_made_in_the_code_the_decimal_context_and_the_locale_s_formats_ar
         "    print(f'{cents:n} on {day:%A}', day.strftime('%x'))\n"
         "    return len(f'{cents:,d}{cents:>10.2f}' + day.strftime('%Y-%m-%d') + day.isoformat()) + "
         "datetime.datetime.min.year\n"))
+    assert machine_reads("tax.py", base, honest) == ()
+
+
+def test_a_read_through_another_module_a_reflecting_attribute_the_version_or_the_zone_is_a_read():
+    """An eighteenth outside round (against 399c03d) reached `sys` through a pure module that
+    imported it (`datetime.sys.executable`) and through a function's globals in a format field
+    (`"{0.__globals__[sys].executable}".format(os.path.join)`), keyed tax on the interpreter's
+    minor version by arithmetic, and read the machine's zone through a naive date's `timestamp()`
+    and `astimezone()`: each merged. A name through another module is that module's; a reflecting
+    attribute (a function's globals, frames, the builtins) on anything is a read, by attribute,
+    `getattr` or a format's field; the version is a read but where a comparison asks it (a branch,
+    judged branch by branch); a naive time's timestamp and `astimezone()` without a zone read it."""
+    base = "import datetime\nimport os.path\nimport sys\n\n\ndef tax(cents):\n    return cents // 10\n"
+    reads = {
+        "min(datetime.sys.executable.count('pex_root'), 1)": "`datetime.sys.executable.count`",
+        "len(os.path.os.environ)": "`os.path.os.environ`",
+        "len('{0.__globals__[sys].executable}'.format(os.path.join))":
+            "`__globals__` (through a format's field `0.__globals__[sys].executable`",
+        "len(getattr(os.path.join, '__globals__'))": "`getattr(..., '__globals__')`",
+        "len(tax.__globals__)": "`tax.__globals__`",
+        "(1 - sys.version_info[1] // 10)": "`sys.version_info`",
+        "int(datetime.datetime(2000, 1, 1).timestamp())": "`datetime.datetime.timestamp`",
+        "datetime.datetime(2000, 1, 1).astimezone().hour": "`datetime.datetime.astimezone`",
+    }
+    _each_found(base, reads)
+    honest = base.replace("    return cents // 10\n", (
+        "    if sys.version_info >= (3, 10):\n        return cents // 10\n"
+        "    utc = datetime.timezone.utc\n"
+        "    day = datetime.datetime(2000, 1, 1, tzinfo=utc).astimezone(utc)\n"
+        "    return cents // 10 + (1 if sys.version_info[:2] < (3, 8) else 0) + day.hour * 0 + "
+        "len(os.path.join('a', 'b')) * 0 + datetime.time(1, 2).hour * 0\n"))
     assert machine_reads("tax.py", base, honest) == ()
 
 

@@ -34,8 +34,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
-from ..source.symbols import (dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line, walk_owned,
-                              walk_scope)
+from ..source.stdlib import machine_names
+from ..source.symbols import (Names, dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line,
+                              walk_owned)
 
 MUTANT_ID_LEN = 12
 # Kinds whose candidates are units of their own (judged apart from the rest of their statement).
@@ -680,52 +681,112 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
                      for v in values if ast.dump(v) not in before[owner])
 
 
-# Operators a term (or a factor) is added with, whose mutant drops it: `+`, `-`, `|`, `^` (0 leaves
-# the value as it is) and `*` (1 does); all but `-` either way round.
-TERM_OPS = (ast.Add, ast.Sub, ast.BitOr, ast.BitXor, ast.Mult)
+# Operators a term (or a factor, a divisor, a shift) is added with, whose mutant drops it: `+`, `-`,
+# `|`, `^`, `<<`, `>>` (0 leaves the value as it is), `*`, `/`, `//`, `**` (1 does); those of
+# TERM_OPS_RIGHT only on their right.
+TERM_OPS = (ast.Add, ast.Sub, ast.BitOr, ast.BitXor, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
+TERM_OPS_RIGHT = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
 
 
-def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> Dict[int, str]:
+def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> Dict[int, Any]:
     """The terms (and factors) the diff added to a value the base computed, in a symbol the base had
     (the ids of the head's TERM_OPS nodes, each with the side its term is on, `_added_side`): on a
-    changed line, `x + t`, `x - t`, `t + x`, `x * t`, `x | t`, ... where `x` is (or sums) a
-    computed expression that symbol held at the base (not a name or a constant alone) and `t` is
-    none, in a function, and `t` reads one of its parameters or locals (a term that reads none is
-    the same for every call, and is judged with its line: `+ fee(0)`). Such a term is judged on its
-    own (a mutant drops it): a term that is 0 for every input an oracle draws (`+ 1 // ((cents + 7)
+    changed line, `x + t`, `x - t`, `t + x`, `x * t`, `x | t`, ... where `x` is (or sums) an
+    expression that symbol held at the base (a value it computed, a name, a constant) and `t` is
+    none (nor a constant), in a function, and `t` reads one of its parameters or locals or the
+    machine (a term that reads none is the same for every call, and is judged with its line: `+
+    fee(0)`); and a slice the diff added to such a value (`done[k:]`, side "slice"). Such a term
+    is judged on its own (a mutant drops it): a term that is 0 for every input an oracle draws (`+ 1 // ((cents + 7)
     % 7 ** 7 + 1)`), or a factor that is 1, is not cleared by a killed mutant of the value it joins."""
     if not base or not lines:
         return {}
-    fresh: Dict[str, List[ast.BinOp]] = {}
+    changed: Dict[str, List[ast.expr]] = {}  # the expressions on changed lines, by symbol
     inputs: Dict[str, Set[str]] = {}  # a function's qualname -> its parameters and locals
     for node, owner in walk_owned(head):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # (a comprehension's variables too: `int(cents) // (...)` for each line's `cents`)
             inputs[owner] = {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)} | {
-                n.id for n in walk_scope(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-        elif isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS) \
-                and any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
-            fresh.setdefault(owner, []).append(node)
-    before = _base_expressions(base, fresh)
+                n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        elif isinstance(node, ast.expr) and any(n in lines for n in range(node.lineno, node.end_lineno + 1)):
+            changed.setdefault(owner, []).append(node)
+    before = _base_expressions(base, changed)
+    if not before:
+        return {}
+    names = Names(head)
 
     def kept(node: ast.expr, held: Set[str]) -> bool:
-        """A value the base computed (not a name or a constant alone: `cents + 7` adds to nothing
-        the base summed), or a sum of one and more."""
-        if isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS) \
+        """A value the base's symbol held (a computed one, a name, a constant: `10_000 - t` in a
+        divisor), or a sum of one and more."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
                 and (kept(node.left, held) or kept(node.right, held)):
             return True
-        return not isinstance(node, (ast.Name, ast.Constant, ast.Attribute)) and ast.dump(node) in held
+        return ast.dump(node) in held
 
-    def reads_inputs(node: ast.expr, owner: str) -> bool:
-        return any(isinstance(n, ast.Name) and n.id in inputs.get(owner, ()) for n in ast.walk(node))
+    constants: Dict[str, List[Any]] = {}
 
-    out: Dict[int, str] = {}
-    for owner, nodes in fresh.items():
+    def varies(node: ast.AST, owner: str) -> bool:
+        """Whether a term may differ from call to call: it reads a parameter or local, or the machine."""
+        return any((isinstance(n, ast.Name) and n.id in inputs.get(owner, ()))
+                   or (isinstance(n, (ast.Name, ast.Attribute)) and machine_names(names.resolve(n)))
+                   for n in ast.walk(node))
+
+    out: Dict[int, Any] = {}
+    # An expression the diff put where the base's comparison or operation held a constant
+    # (`line[1] >= -(...)` for `line[1] >= 0`): its mutant puts the constant back.
+    for owner, node in ((o, n) for o, nodes in changed.items() if o in before for n in nodes):
+        if not isinstance(node, (ast.Compare, ast.BinOp)) or node.end_lineno - node.lineno > 2:
+            continue  # a comparison or an operation, not a whole literal spanning the changed line
+        if owner not in constants:
+            constants[owner] = _base_constants(base, owner)
+        for field, value in ast.iter_fields(node):
+            for index, child in (enumerate(value) if isinstance(value, list) else [(None, value)]):
+                if not isinstance(child, ast.expr) or isinstance(child, ast.Constant) or not varies(child, owner):
+                    continue
+                for constant in constants[owner]:
+                    if _with(node, field, index, ast.Constant(constant)) in before[owner]:
+                        out[id(child)] = ("constant", constant)
+                        break
+    for owner, nodes in changed.items():
         for node in nodes if owner in before else ():
-            side = _added_side(node, lambda n: kept(n, before[owner]))
-            if side is not None and ast.dump(node) not in before[owner] \
-                    and reads_inputs(node.right if side == "right" else node.left, owner):
+            sliced = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
+                and isinstance(node.slice, ast.Slice)
+            if not (sliced or (isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS))):
+                continue
+            if isinstance(node, ast.Subscript):
+                side: Optional[str] = "slice" if kept(node.value, before[owner]) else None
+            else:
+                side = _added_side(node, lambda n: kept(n, before[owner]))
+            term = node.slice if side == "slice" else node.right if side == "right" else node.left  # type: ignore
+            if side is not None and ast.dump(node) not in before[owner] and varies(term, owner):
                 out[id(node)] = side
     return out
+
+
+def _base_constants(base: str, owner: str) -> List[Any]:
+    """The distinct number and text constants the base's symbol `owner` holds (at most 32)."""
+    tree = _parse(base)
+    found: Dict[str, Any] = {}
+    for node, at in walk_owned(tree) if tree is not None else ():
+        if at == owner and isinstance(node, ast.Constant) and type(node.value) in (int, float, str) \
+                and len(found) < 32:
+            found.setdefault(repr(node.value), node.value)
+    return list(found.values())
+
+
+def _with(node: ast.expr, field: str, index: Optional[int], child: ast.expr) -> str:
+    """The dump of `node` with its `field` (its `index`-th item) put to `child`."""
+    value = getattr(node, field)
+    if index is None:
+        setattr(node, field, child)
+    else:
+        value[index], child = child, value[index]
+    try:
+        return ast.dump(node)
+    finally:
+        if index is None:
+            setattr(node, field, value)
+        else:
+            value[index] = child
 
 
 def _added_side(node: ast.BinOp, kept: Callable[[ast.expr], bool]) -> Optional[str]:
@@ -733,10 +794,10 @@ def _added_side(node: ast.BinOp, kept: Callable[[ast.expr], bool]) -> Optional[s
     (`kept`) and it is not; None if neither or both are."""
     if kept(node.left) and not kept(node.right) and not isinstance(node.right, ast.Constant):
         return "right"
-    if not isinstance(node.op, ast.Sub) and kept(node.right) and not kept(node.left) \
-            and not isinstance(node.left, ast.Constant):
+    if not isinstance(node.op, TERM_OPS_RIGHT) and kept(node.right) and not kept(node.left) \
+            and not isinstance(node.left, ast.Constant) and not isinstance(node.right, ast.Constant):
         return "left"
-    return None  # (a constant added is judged with its line, by its own mutants)
+    return None  # (a constant added is judged with its line, by its own mutants; `t + 1` adds `t` to nothing)
 
 
 def _quantified(node: ast.AST) -> Optional[ast.GeneratorExp]:
@@ -1100,7 +1161,7 @@ class _Engine:
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
         retyped: FrozenSet[int] = frozenset(), operands: FrozenSet[int] = frozenset(),
         branches: FrozenSet[int] = frozenset(), truths: FrozenSet[int] = frozenset(),
-        copies: Mapping[int, str] = {}, divisions: FrozenSet[int] = frozenset(), terms: Mapping[int, str] = {},
+        copies: Mapping[int, str] = {}, divisions: FrozenSet[int] = frozenset(), terms: Mapping[int, Any] = {},
     ) -> None:
         self.source, self.path, self.tree, self.ranges = source, path, tree, ranges
         self.retyped = retyped  # ids of the raise nodes whose exception type the diff changed
@@ -1111,7 +1172,9 @@ class _Engine:
         self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
         self.copies = copies  # id -> the copy the diff removed where that node stands (`removed_copies`)
         self.divisions = divisions  # ids of the integers taken from a true division (`float_divisions`)
-        self.terms = terms  # id of a sum -> the side of the term the diff added to it (`added_terms`)
+        # id of a sum -> the side of the term the diff added to it; id of an expression -> ("constant",
+        # the base's constant it replaced) (`added_terms`)
+        self.terms = terms
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -1282,7 +1345,8 @@ class _Engine:
             ((ast.Compare, ast.UnaryOp, ast.BoolOp, ast.Call), self._held),
             ((ast.Name, ast.Attribute, ast.Subscript, ast.Call), self._copy),
             ((ast.Call, ast.BinOp), self._floor_division),
-            ((ast.BinOp,), self._term),
+            ((ast.BinOp, ast.Subscript, ast.UnaryOp, ast.Call, ast.Name, ast.Attribute, ast.BoolOp, ast.IfExp,
+              ast.Compare), self._term),
             ((ast.UnaryOp,), self._unary),
             ((ast.Constant,), self._constant),
             ((ast.If, ast.While, ast.IfExp, ast.Assert), self._test),
@@ -1408,16 +1472,27 @@ class _Engine:
                     self.replace(value, repr(keep)), [_Set(node.values, index, _const(keep))],
                 )
 
-    def _term(self, node: ast.BinOp) -> Iterator[_Candidate]:
+    def _term(self, node: Any) -> Iterator[_Candidate]:
         """A term the diff added to a value, dropped (`x + t` -> `x`, `x * t` -> `x`): killed only
-        where a voter draws an input on which the term changes the value (not 0; for `*`, not 1)."""
+        where a voter draws an input on which the term changes the value (not 0; for `*`, not 1);
+        and an expression the diff put where the base had a constant, the constant put back."""
         side = self.terms.get(id(node))
-        if side is None:
+        if isinstance(side, tuple):
+            constant = side[1]
+            yield self.candidate(
+                "term", node, (node.lineno, node.end_lineno),
+                f"`{_short(self.text(node))}` -> `{constant!r}` (the base's constant the diff replaced, put back)",
+                self.replace(node, repr(constant)), [self.setter(node, ast.Constant(constant))],
+            )
             return
-        term, rest = (node.right, node.left) if side == "right" else (node.left, node.right)
+        if side is None or not isinstance(node, (ast.BinOp, ast.Subscript)):
+            return
+        term, rest = (node.slice, node.value) if side == "slice" else \
+            (node.right, node.left) if side == "right" else (node.left, node.right)
+        shown = f"[{_short(self.text(term))}]" if side == "slice" else _short(self.text(term))
         yield self.candidate(
             "term", term, (term.lineno, term.end_lineno),
-            f"`{_short(self.text(term))}` dropped (a term the diff added to a value its function computed)",
+            f"`{shown}` dropped (a term the diff added to a value its function computed)",
             self.replace(node, self.text(rest)), [self.setter(node, rest)],
         )
 

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.stdlib import STATE_RESULTS, UNSEEDED, ZONED, locale_formatted, machine_names, through_an_instance
+from ..source.stdlib import (REFLECTION, STATE_RESULTS, UNSEEDED, VERSION_NAMES, ZONED, locale_formatted, machine_names,
+                             through_an_instance)
 from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop,
                               module_data, parse, render, statement_expressions, subscript_index, walk_owned,
                               walk_scope)
@@ -1096,6 +1097,9 @@ def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple
         directive = _locale_directive(node, names) if id(node) not in arid else ""
         if directive:
             out.append((owner, node.lineno, f"`{owner}` reads `the locale` (a format's `{directive}`)"))
+        reached = _format_reflection(node) or _reflected(node, names) if id(node) not in arid else ""
+        if reached:
+            out.append((owner, node.lineno, f"`{owner}` reads `{reached}`"))
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
                 or id(node) in inner or id(node) in arid:
             continue
@@ -1109,14 +1113,54 @@ def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple
             resolved = frozenset(r for r in resolved if r.startswith(_STATE_OBJECTS) or through_an_instance(r))
         read = machine_names(resolved, allowed)
         call = parents.get(id(node))
-        if isinstance(call, ast.Call) and call.func is node and (len(call.args) > 1 or any(
-                k.arg == "tz" for k in call.keywords)):
-            read -= ZONED  # given its zone
+        if isinstance(call, ast.Call) and call.func is node:  # given its zone
+            read -= {r for r in read if len(call.args) >= ZONED.get(r.rpartition(".")[2], len(call.args) + 1)
+                     or (r.rpartition(".")[2] in ZONED and any(k.arg == "tz" for k in call.keywords))}
+        if read and all(_under_any(r, VERSION_NAMES) for r in read) and _compared(node, parents):
+            read = frozenset()  # a version a comparison asks, for a branch: judged branch by branch
         if isinstance(call, ast.Call) and call.func is node and not call.args and not call.keywords:
             read |= UNSEEDED & resolved  # seeded from the system's entropy
         if read:
             out.append((owner, node.lineno, f"`{owner}` reads `{min(read)}`"))
     return out
+
+
+def _under_any(name: str, names: FrozenSet[str]) -> bool:
+    return any(name == n or name.startswith(n + ".") or name.startswith(n + "[") for n in names)
+
+
+def _compared(node: ast.AST, parents: Dict[int, ast.AST]) -> bool:
+    """Whether an expression is part of a comparison (`sys.version_info[:2] >= (3, 10)`)."""
+    up = parents.get(id(node))
+    while isinstance(up, ast.expr) and not isinstance(up, ast.Compare):
+        up = parents.get(id(up))
+    return isinstance(up, ast.Compare)
+
+
+def _reflected(node: ast.AST, names: Names) -> str:
+    """The reflecting attribute (stdlib.REFLECTION) an attribute or `getattr(x, "...")` reaches on
+    any object (`g.__globals__` of the module's own function too), or ""."""
+    if isinstance(node, ast.Attribute) and node.attr in REFLECTION:
+        return f"{render(node)[:60]}"
+    if isinstance(node, ast.Call) and len(node.args) > 1 and "getattr" in names.resolve(node.func):
+        found = sorted(s for s in names.strings(node.args[1]) if s in REFLECTION)
+        return f"getattr(..., {found[0]!r})" if found else ""
+    return ""
+
+
+def _format_reflection(node: ast.AST) -> str:
+    """The reflecting attribute (stdlib.REFLECTION) a literal's `.format(...)` or `.format_map(...)`
+    field reaches (`"{0.__globals__[sys].executable}".format(f)`), or ""."""
+    func = node.func if isinstance(node, ast.Call) else None
+    if not (isinstance(func, ast.Attribute) and func.attr in ("format", "format_map")
+            and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str)):
+        return ""
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(func.value.value) if field]
+    except ValueError:
+        return ""
+    found = sorted({part for field in fields for part in re.split(r"[.\[\]]", field) if part in REFLECTION})
+    return f"{found[0]}` (through a format's field `{fields[0][:40]}" if found else ""
 
 
 def _locale_directive(node: ast.AST, names: Names) -> str:

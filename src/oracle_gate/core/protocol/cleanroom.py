@@ -616,10 +616,14 @@ SHAPES_REPEATED_PAST_AT_MOST = 1 << 16
 TEXT_REPEATED_FROM = 8
 ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"  # string.punctuation
 # Characters no reader sees (Unicode's format characters: zero-width spaces and joiners, direction
-# marks, embeddings, overrides and isolates, the word joiner, the byte order mark, the soft hyphen):
-# a name with one is another name to a dict and the same to a person, so a reader that strips them
-# reads another key (the seventeenth outside round's d39).
-INVISIBLE = "\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069\ufeff"
+# marks, embeddings, overrides and isolates, the word joiner, the byte order mark, the soft hyphen;
+# and the letters and marks that render as nothing: the Hangul fillers, the combining grapheme
+# joiner, a variation selector, the braille blank; and the spaces that are not ASCII's: the
+# no-break and the ideographic space): a name with one is another name to a dict and
+# the same to a person, so a reader that strips them reads another key (the seventeenth outside
+# round's d39, the eighteenth's d16, d28 and d31).
+INVISIBLE = ("\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069"
+             "\ufeff\u115f\u1160\u3164\uffa0\u034f\ufe0f\u2800\u00a0\u3000")
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (

@@ -9,6 +9,9 @@ stdlib only.
 """
 from __future__ import annotations
 
+import functools
+import importlib
+import types
 from typing import FrozenSet, Iterable
 
 # The standard library's top-level modules (`sys.stdlib_module_names` of CPython 3.10, which 3.9
@@ -60,7 +63,9 @@ PURE_MODULES = frozenset({
 # Their names that read the clock, the files or the process's state.
 READS_IN_PURE_MODULES = frozenset({
     "datetime.datetime.now", "datetime.datetime.today", "datetime.datetime.utcnow", "datetime.date.today",
-    "datetime.datetime.fromtimestamp", "datetime.date.fromtimestamp", "io.open", "io.open_code", "io.FileIO",
+    "datetime.datetime.fromtimestamp", "datetime.date.fromtimestamp",
+    # the machine's zone: a naive time's timestamp, a time moved into the local zone
+    "datetime.datetime.timestamp", "datetime.datetime.astimezone", "io.open", "io.open_code", "io.FileIO",
     "codecs.open", "bz2.open", "bz2.BZ2File", "lzma.open", "lzma.LZMAFile", "xml.etree.ElementTree.parse",
     "xml.etree.ElementTree.iterparse", "xml.dom.minidom.parse", "xml.sax.parse",
     # the thread's decimal context: its precision, rounding and traps, set by the program
@@ -69,9 +74,8 @@ READS_IN_PURE_MODULES = frozenset({
 # The names of other modules that compute from their arguments alone (or name a constant of the
 # language, not of the machine: `sys.maxsize` is the machine's word, a seventeenth round's 32-bit bomb).
 PURE_NAMES_ELSEWHERE = frozenset({
-    "sys.maxunicode", "sys.float_info", "sys.version_info",
-    "sys.hexversion", "sys.intern", "sys.exc_info", "sys.stdout.write", "sys.stderr.write", "sys.stdout.flush",
-    "sys.stderr.flush", "os.fspath", "os.PathLike", "os.path.join", "os.path.split", "os.path.splitext",
+    "sys.maxunicode", "sys.float_info", "sys.intern", "sys.exc_info", "sys.stdout.write", "sys.stderr.write",
+    "sys.stdout.flush", "sys.stderr.flush", "os.fspath", "os.PathLike", "os.path.join", "os.path.split", "os.path.splitext",
     "os.path.basename", "os.path.dirname", "os.path.normpath", "os.path.normcase", "os.path.isabs",
     "os.path.commonpath", "os.path.commonprefix", "os.path.splitdrive", "posixpath.join", "posixpath.split",
     "posixpath.splitext", "posixpath.basename", "posixpath.dirname", "posixpath.normpath", "posixpath.isabs",
@@ -117,13 +121,26 @@ READING_BUILTINS = frozenset({
 })
 
 
-# Of READS_IN_PURE_MODULES, those that read only the machine's time zone where no zone is passed
-# (a second argument, or `tz=`): `datetime.fromtimestamp(t, tz=timezone.utc)` reads nothing.
-ZONED = frozenset({"datetime.datetime.fromtimestamp"})
-# Of PURE_NAMES_ELSEWHERE, those that read the machine where called with no argument at all: an
-# unseeded generator seeds itself from the system's entropy (`random.Random()`; `Random(seed)` reads
-# nothing).
-UNSEEDED = frozenset({"random.Random"})
+# Of READS_IN_PURE_MODULES, those that read only the machine's time zone where a zone is not passed,
+# by the arguments that pass it (that many by position, or `tz=`): `datetime.fromtimestamp(t,
+# tz=timezone.utc)`, `d.astimezone(timezone.utc)` read nothing.
+ZONED = {"fromtimestamp": 2, "astimezone": 1}
+# The interpreter's version: read where a comparison decides a branch (`if sys.version_info >= (3,
+# 10):`, which the mutation rules judge branch by branch), a read anywhere else (`5_000 * (1 -
+# sys.version_info[1] // 10)`: the oracles ran on one version, and a result keyed on it is judged
+# on that version's answer alone).
+VERSION_NAMES = frozenset({"sys.version_info", "sys.hexversion"})
+# Attributes that reach what an object's code runs in (its module's globals, the builtins, frames,
+# the classes loaded): a name through one reads whatever the interpreter holds (`os.path.join.__globals__
+# ["sys"]`, `"{0.__globals__[sys]}".format(f)`).
+REFLECTION = frozenset({"__globals__", "__builtins__", "__subclasses__", "__closure__", "__code__", "__loader__",
+                        "__spec__", "__import__", "f_globals", "f_locals", "f_back", "f_builtins", "gi_frame",
+                        "cr_frame", "tb_frame"})
+# Names that read the machine where called with no argument at all: an unseeded generator seeds
+# itself from the system's entropy (`random.Random()`; `Random(seed)` reads nothing), a decimal
+# context made from the thread's (`decimal.localcontext()`: its rounding and traps are what the
+# program set; `localcontext(Context(...))` reads nothing).
+UNSEEDED = frozenset({"random.Random", "decimal.localcontext"})
 # The pure modules' classes with class methods among READS_IN_PURE_MODULES: an instance, or an
 # instance the class holds, reaches them too (`datetime.date(2020, 1, 1).today()`,
 # `datetime.datetime.min.now()`).
@@ -152,11 +169,43 @@ def _under(name: str, names: Iterable[str]) -> bool:
     return any(name == n or name.startswith(n + ".") for n in names)
 
 
+# The roots of the names above, whose modules may be imported to see what a name reaches (each
+# computes from its arguments, or is the interpreter's own: importing one does nothing).
+_IMPORTABLE = frozenset(n.split(".", 1)[0] for n in (*PURE_MODULES, *PURE_NAMES_ELSEWHERE, *CONCURRENCY_NAMES)
+                        if not n.startswith("_")) - {"__spec__"}
+
+
+@functools.lru_cache(maxsize=4096)
+def rerooted(name: str) -> str:
+    """A name as the module it passes through names it: `datetime.sys.executable` (the `sys` that
+    `datetime` imported) is `sys.executable`, `os.path.os.cpu_count` is `os.cpu_count`; any other
+    name as it is. Only modules of _IMPORTABLE are imported to see it."""
+    parts = name.split(".")
+    if parts[0] not in _IMPORTABLE:
+        return name
+    try:
+        found: object = importlib.import_module(parts[0])
+        for i in range(1, len(parts)):
+            if not hasattr(found, parts[i]) and isinstance(found, types.ModuleType) and not parts[i].startswith("__"):
+                importlib.import_module(".".join(parts[:i + 1]))  # a submodule not imported yet
+            found = getattr(found, parts[i])
+            if isinstance(found, types.ModuleType) and found.__name__ != ".".join(parts[:i + 1]):
+                return rerooted(".".join((found.__name__, *parts[i + 1:])))
+    except Exception:  # noqa: BLE001 (a name that is not there reaches no other module)
+        return name
+    return name
+
+
 def reads_the_machine(name: str, allowed: FrozenSet[str] = frozenset()) -> bool:
     """Whether a dotted name (as code refers to it, resolved through its imports: `sys.flags.
     no_user_site`, `datetime.date.today`, `open`) reads something other than its arguments: a
     name of the standard library's not named as computing from its arguments alone (nor under
-    `allowed`), or a reading builtin. A name outside the standard library is not judged here."""
+    `allowed`), or a reading builtin, or a name through a reflecting attribute (REFLECTION), or
+    one through another module (`datetime.sys`: `rerooted`). A name outside the standard library
+    is not judged here."""
+    if not REFLECTION.isdisjoint(name.split(".")[1:]):
+        return True
+    name = rerooted(name)
     root = name.split(".", 1)[0]
     if _under(name, allowed) or _under(name, PURE_NAMES_ELSEWHERE):
         return False
