@@ -1852,6 +1852,58 @@ CATALOGUE = CATALOGUE + (
           said=("with invisible characters after it",)),
 )
 
+# A nineteenth outside attacker's (a helper briefed with README and the docs only), each merged at
+# 4770750, and the eighteenth round's d08 (merged at 399c03d and at 4770750): (name, what it does,
+# the code that catches it since, what its line says).
+_TWENTIETH = (
+    ("split-min-cap", "split gives the extra cent to at most 65,535 shares (`i < min(remainder, 65_535)`)",
+     "NUMB", ("(the term the diff added at column", "a bound the diff put on a value its function computed")),
+    ("tax-sum-pow-call-trigger", "tax takes a cent off on a cubic residue, as an item of `sum((...))` built of "
+     "`pow` and `operator.xor` calls", "NUMB", ("an item the diff added to a sum, as nothing",)),
+    ("store-tab-key", "apply_credit books a name with a tab (chr(9)) under the name with a space", "UNJUDGED_CHANGE",
+     ("with control characters after it",)),
+    ("decode-crlf-names", "decode makes a line name's \\r\\n a \\n (built with chr)", "UNJUDGED_CHANGE",
+     ("with control characters after it",)),
+    ("store-credit-bit24-xor", "apply_credit drops bit 24 of a credit (`operator.xor(cents, cents & ... << 24)`)",
+     "NUMB", ("(the term the diff added at column",)),
+    ("schema-helper-len-mask", "a new helper's length check `operator.xor(len(line), 2) & ~256 == 0` lets a "
+     "258-item line through", "NUMB", ("a bound the diff put on a value its function computed",)),
+    ("tax-helper-per-ten-thousand", "tax divides through a new helper that takes a cent off on one residue",
+     "NUMB", ("(the term the diff added at column",)),
+    ("store-class-attr-control-merge", "Store keys its book by the name with its control characters translated "
+     "away (two accounts merge)", "UNJUDGED_CHANGE", ("ending in characters no reader sees",)),
+    ("split-itertools-refactor-mask", "split gives the extra cent to `remainder & 0xFFFF` shares",
+     "NUMB", ("a bound the diff put on a value its function computed",)),
+    ("store-from-json-nan-as-zero", "Store.from_json reads a NaN balance as 0 (`parse_constant=lambda _: 0`)",
+     "UNJUDGED_CHANGE", ("as NaN",)),
+    ("schema-minus-sign-startswith", "problems lets a negative line through where its name starts with U+2212",
+     "NUMB", ("(the condition the diff added at column",)),
+    ("tax-seeded-rng-ord-seed", "tax takes a cent off where a generator the module holds draws below 1e-6",
+     "MACHINE_READ", ("a generator the module holds",)),
+    ("decode-id-cut-by-format-spec", "decode cuts an id to 64 characters (`:.{ord('@')}`)", "UNJUDGED_CHANGE",
+     ("every text value repeated to 65 characters",)),
+    ("decode-strict-none-accepts-raw-control", "decode reads JSON with raw control characters in its strings "
+     "(`strict=None`)", "UNJUDGED_CHANGE", ("with a raw tab inside its JSON strings",)),
+    ("split-partial-closure-ord-cap", "a new helper caps the shares with the extra cent at `ord('\\uffff')`",
+     "NUMB", ("a bound the diff put on a value its function computed",)),
+    ("split-overrides-strict-codec-handler", "split registers `replace_errors` as the process's strict codec "
+     "handler", "MACHINE_READ", (" reads `codecs.register_error",)),
+    ("split-patches-json-decoder", "split patches the decoder every `json.loads` shares (NaN read as 3)",
+     "MACHINE_READ", (" reads `json._default_decoder",)),
+    ("store-lone-surrogate-fold", "apply_credit books 'acme' + a lone surrogate under 'acme' "
+     "(`encode('utf-8', 'ignore')`)", "UNJUDGED_CHANGE", ("with a lone surrogate after it",)),
+)
+CATALOGUE = CATALOGUE + tuple(Patch("twentieth", name, False, what, _outside(name), (code,), said=said)
+                              for name, what, code, said in _TWENTIETH) + tuple(
+    # and the round's honest patches it rejected at 4770750, which merge since
+    Patch("honest", name, True, what, _outside(name), ()) for name, what in (
+        ("store-debug-logging-decorator", "a debug-logging decorator on apply_credit, with a TypeVar for its type"),
+        ("split-message-constant", "split's error message named as a module constant"),
+        ("invoice-io-type-checking-import", "an import under `if TYPE_CHECKING:`"),
+        ("tax-named-constants", "tax's numbers named (`HALF_CENT = 5_000`)"),
+        ("schema-required-annotated", "REQUIRED given a type annotation, its value unchanged"),
+    ))
+
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
 # each still shows the rule it was written for. The family `undrawn` shows the comparison, and every

@@ -1138,6 +1138,27 @@ def test_text_is_padded_and_decomposed_in_values_and_a_dict_is_nulled():
     assert all(unicodedata.category(c) in ("Cf", "Lo", "Mn", "So") or c in "\u00a0\u3000" for c in CR.INVISIBLE)
     assert {"\u200b", "\u202e", "\u3164", "\u00a0"} <= set(CR.INVISIBLE)
     assert json.loads(found["with invisible characters after it"][0])["id"] == "inv-1" + CR.INVISIBLE
+    # the eighteenth round's d08 (a lone surrogate dropped by `encode("utf-8", "ignore")`) and the
+    # nineteenth's d03, d04 and d10 (a tab replaced, "\r\n" made "\n", a key's control characters
+    # translated away): text and keys are widened with them; bytes hold no lone surrogate, and JSON
+    # bytes carry it escaped
+    assert account["with a lone surrogate after it"][:2] == ({"acme": 1000}, "acme\udc80")
+    assert account["with control characters after it"][:2] == ({"acme": 1000}, "acme" + CR.CONTROLS)
+    assert "\r\n" in CR.CONTROLS and all(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in CR.CONTROLS)
+    assert account["with its keys ending in characters no reader sees"][0] == {"acme" + CR.UNSEEN: 1000}
+    raw = {name: args for name, args, _ in CR.widenings((text.encode(),), {})}
+    assert json.loads(raw["with a lone surrogate after it"][0])["id"] == "inv-1\udc80"
+    assert raw["with a lone surrogate after it"][0].isascii()
+    # (and the nineteenth's d23: a raw tab inside a JSON text's strings, which strict JSON refuses)
+    assert found["with a raw tab inside its JSON strings"][0] == '{"id": "inv-1\t", "lines": [["tea\t", 450]]}'
+    assert "with a raw tab inside its JSON strings" not in account
+    # (the nineteenth's d21: a JSON value repeated past a constant, its field names kept)
+    cut = {name: args for name, args, _ in CR.widenings((text,), {}, constants=[64])}
+    assert json.loads(cut["every text value repeated to 65 characters, past a constant of the code"][0])["id"] == (
+        "inv-1" * 13)
+    inner = {name: args for name, args, _ in CR.widenings(('{"balances": {"acme": 1000}}',), {})}
+    assert json.loads(inner["with the keys inside it ending in characters no reader sees"][0]) == {
+        "balances": {"acme" + CR.UNSEEN: 1000}}
 
 
 POOL_HEAD = '''\
@@ -1853,3 +1874,23 @@ def test_an_alarm_that_goes_off_as_a_timed_call_ends_is_its_time_running_out_nev
     monkeypatch.setattr(CI.signal, "setitimer", real)
     assert CI._timed(lambda: 5, (), {}, 30.0) == (5, None)  # and the common case is as before
     assert CI._timed(lambda: 1 // 0, (), {}, 30.0)[1].__class__ is ZeroDivisionError
+
+
+def test_a_constant_written_through_a_builtin_is_a_constant_of_the_code():
+    """A nineteenth outside round's d07 capped `drain` at `ord("字")` items (23,383): no integer
+    constant, so no list was repeated past it. The integer a builtin computes from constants alone
+    is a constant of the code whichever way it is written; a call on anything else is not. So is
+    a text built of characters, a word the diff wrote."""
+    from oracle_gate.sandbox.plugin import _folded
+
+    def folded(text):
+        return _folded(ast.parse(text, mode="eval").body)
+
+    assert [folded(t) for t in ('ord("字")', 'len("abcd")', 'int("4_096")', "max(1 << 10, 3)", "abs(-(2**15))",
+                                "-ord('a')", "round(1_234, -2)")] == [23_383, 4, 4_096, 1_024, 32_768, -97, 1_200]
+    assert [folded(t) for t in ("ord(x)", 'int("a")', "min()", "len(items)", "float(3)", "int(4, base=8)")] == [None] * 6
+    # and a word built of characters (the round's d17: a name starting with `chr(0x2212)`)
+    from oracle_gate.sandbox.plugin import _folded_text
+    assert [_folded_text(ast.parse(t, mode="eval").body) for t in (
+        "chr(0x2212)", "chr(13) + chr(10)", '"acme" + chr(0x3164)', "chr(x)", "chr(-1)", "name + 'x'")] == [
+        "\u2212", "\r\n", "acme\u3164", None, None, None]

@@ -14,7 +14,7 @@ import zlib
 import pytest
 
 from oracle_gate.core.ladder.mutants import (KINDS, FileToMutate, changed_lines, inert, line_mutants, message_parts, moved_in, mutant_id,
-                                             mutants, removed_lines, removed_rejections)
+                                             mutants, named_literals, removed_lines, removed_rejections)
 from oracle_gate.core.protocol.mutant_payload import (ENV_VAR, MAX_ENV_CHARS, MutantTooLarge, decode_mutant_env,
                                                       encode_mutant_env)
 
@@ -976,7 +976,8 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
     base = "def tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
     formula = "(cents * rate_bp + 5_000) // 10_000"
     cases = {
-        f"{formula} + 1 // ((cents + 7) % 7 ** 7 + 1)": ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
+        # (and its modulus, a bound put on `cents + 7`: on every amount drawn, below it)
+        f"{formula} + 1 // ((cents + 7) % 7 ** 7 + 1)": ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped", "`7 ** 7` dropped"],
         f"(cents == 823_536) + {formula}": ["`cents == 823_536` dropped"],
         f"{formula} + (cents == 3) - (rate_bp == 7)": ["`cents == 3` dropped", "`rate_bp == 7` dropped"],
         f"{formula} - cents // 10**9": ["`cents // 10**9` dropped"],
@@ -988,18 +989,19 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
         # judged with its line (an honest `+ fee(0)` where the base added nothing)
         f"{formula} + fee(0) - LIMIT // 10": [],
         # the same cent as a factor that is 1 but on that residue, or a bit set
-        f"{formula} * (1 + 1 // ((cents + 7) % 7 ** 7 + 1))": ["`1 + 1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
+        f"{formula} * (1 + 1 // ((cents + 7) % 7 ** 7 + 1))": ["`1 + 1 // ((cents + 7) % 7 ** 7 + 1)` dropped",
+                                                              "`7 ** 7` dropped"],
         f"{formula} | (cents == 823_536)": ["`cents == 823_536` dropped"],
         # an eighteenth round's d05: the term taken from the base's constant divisor
         "(cents * rate_bp + 5_000) // (10_000 - 1 // ((cents + 7) % 7 ** 7 + 1))":
-            ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped"],
+            ["`1 // ((cents + 7) % 7 ** 7 + 1)` dropped", "`7 ** 7` dropped"],
     }
     for expr, dropped in cases.items():
         head = base.replace(formula, expr)
         lines = changed_lines(base, head)
         plan = line_mutants([FileToMutate("t.py", head, (("tax", (1, 2)),), lines, base)], 100, 100)
         terms = [m for _, m in plan.mutants if m.operator == "term"]
-        assert [m.description.partition(" (a term")[0] for m in terms] == dropped, expr
+        assert [m.description.partition(" (a ")[0] for m in terms] == dropped, expr
         for m in terms:  # the mutant is the head without its term
             assert m.description.split("`")[1] not in m.source.splitlines()[1], m.source
             compile(m.source, "t.py", "exec")
@@ -1008,8 +1010,8 @@ def test_a_term_the_diff_added_to_a_sum_the_base_computed_is_judged_on_its_own()
     guard = "def ok(cents):\n    return cents >= 0\n"
     bomb = guard.replace(">= 0", ">= -(823_543 * (1 // ((cents * 3 + 25) % 7 ** 7 + 1)))")
     plan = line_mutants([FileToMutate("g.py", bomb, (("ok", (1, 2)),), changed_lines(guard, bomb), guard)], 100, 100)
-    assert [m.description.partition(" (the base")[0] for _, m in plan.mutants if m.operator == "term"] == [
-        "`-(823_543 * (1 // ((cents * 3 + 25) %...` -> `0`"]
+    assert [m.description.partition(" (the base")[0].partition(" (a ")[0] for _, m in plan.mutants
+            if m.operator == "term"] == ["`-(823_543 * (1 // ((cents * 3 + 25) %...` -> `0`", "`7 ** 7` dropped"]
     named = guard.replace(">= 0", ">= MINIMUM")  # a module constant for the literal: the same on every call
     plan = line_mutants([FileToMutate("g.py", named, (("ok", (1, 2)),), changed_lines(guard, named), guard)], 100, 100)
     assert not [m for _, m in plan.mutants if m.operator == "term"]
@@ -1038,6 +1040,8 @@ def test_a_divisor_a_shift_a_slice_or_a_clock_the_diff_added_to_a_value_is_judge
     cases = {
         ("    return done\n", "    return done[(os.cpu_count() or 1) // 64:]\n"): ["`[(os.cpu_count() or 1) // 64:]` dropped"],
         ("    return done\n", "    return done[:100]\n"): [],  # a constant slice: judged with its line
+        # a slice of a value the base did not hold (this raised AttributeError at 4770750)
+        ("    return done\n", "    return str(done)[:len(items)]\n"): [],
         ("    return sum(b.values())\n", "    return sum(b.values()) // (1 + 1 // (abs(time.gmtime().tm_year - 2027) + 1))\n"):
             ["`1 + 1 // (abs(time.gmtime().tm_year -...` dropped"],
         ("    return sum(b.values())\n", "    return sum(b.values()) >> len(b) // 1_000\n"): ["`len(b) // 1_000` dropped"],
@@ -1048,7 +1052,7 @@ def test_a_divisor_a_shift_a_slice_or_a_clock_the_diff_added_to_a_value_is_judge
         head = base.replace(old, new)
         plan = line_mutants([FileToMutate("w.py", head, ranges, changed_lines(base, head), base)], 100, 100)
         terms = [m for _, m in plan.mutants if m.operator == "term"]
-        assert [m.description.partition(" (a term")[0] for m in terms] == dropped, new
+        assert [m.description.partition(" (a ")[0] for m in terms] == dropped, new
         for m in terms:
             compile(m.source, "w.py", "exec")
     # the round's d17: a divisor that reads a comprehension's variable (each line's cents)
@@ -1056,5 +1060,180 @@ def test_a_divisor_a_shift_a_slice_or_a_clock_the_diff_added_to_a_value_is_judge
     halved = listed.replace("int(c) for", "int(c) // (1 + 1 // (int(c) % 7 ** 7 + 1)) for")
     plan = line_mutants([FileToMutate("d.py", halved, (("decode", (1, 2)),), changed_lines(listed, halved), listed)],
                         100, 100)
-    assert [m.description.partition(" (a term")[0] for _, m in plan.mutants if m.operator == "term"] == [
-        "`1 + 1 // (int(c) % 7 ** 7 + 1)` dropped"]
+    assert [m.description.partition(" (a ")[0] for _, m in plan.mutants if m.operator == "term"] == [
+        "`1 + 1 // (int(c) % 7 ** 7 + 1)` dropped", "`7 ** 7` dropped"]
+
+
+def test_a_term_written_as_a_call_is_judged_on_its_own():
+    """The term rule read operators only, so the same cent added through a call merged:
+    `operator.add(x, t)`, `x.__add__(t)`, `sum((x, t))`, and a bound put on a value with
+    `min`/`max` that only an undrawn input reaches. Each is a unit whose mutant keeps the value
+    (or puts the fold's identity for the item), and so is a bound, a constant too (`max(x, 0)`:
+    a branch for the inputs past it); a call the base had and a term that reads no input are not."""
+    base = "import operator\n\n\ndef tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
+    formula = "(cents * rate_bp + 5_000) // 10_000"
+    bomb = "1 // ((cents + 7) % 7 ** 7 + 1)"
+    cases = {
+        f"operator.add({formula}, {bomb})": [f"`{bomb}` dropped", "`7 ** 7` dropped"],
+        f"({formula}).__add__({bomb})": [f"`{bomb}` dropped", "`7 ** 7` dropped"],
+        f"sum(({formula}, {bomb}))": [f"`{bomb}` -> `0`", "`7 ** 7` dropped"],
+        f"min({formula}, 10**12 - cents % 7 ** 7)": ["`10**12 - cents % 7 ** 7` dropped", "`7 ** 7` dropped"],
+        # a bound, a constant too: a branch only the inputs past it take (a nineteenth round's d01)
+        f"max({formula}, 0)": ["`0` dropped"],
+        f"min({formula}, 65_535)": ["`65_535` dropped"],
+        f"max({formula}, cents)": [],  # nothing the diff added to: `cents` was held too
+        f"operator.add({formula}, fee(0))": [],  # reads no input: the same on every call
+        f"operator.add(cents, rate_bp)": [],  # nothing the base held
+    }
+    for expr, dropped in cases.items():
+        head = base.replace(formula, expr)
+        _terms_give_the_base_tax(base, head, (("tax", (4, 5)),), dropped)
+
+
+def _terms_give_the_base_tax(base: str, head: str, targets, dropped) -> None:
+    """The term units planned for `head` drop `dropped` (their descriptions' starts), and each
+    mutant's `tax` is the base's where the term is what the head adds."""
+    plan = line_mutants([FileToMutate("t.py", head, targets, changed_lines(base, head), base)], 100, 100)
+    terms = [m for _, m in plan.mutants if m.operator == "term"]
+    assert [m.description.partition(" (a")[0] for m in terms] == dropped, head
+    for m in terms:
+        namespace: dict = {}
+        exec(compile(m.source, "t.py", "exec"), namespace)
+        assert namespace["tax"](823_536, 825) == (823_536 * 825 + 5_000) // 10_000, m.source
+
+
+def test_a_term_in_a_helper_the_diff_adds_is_judged_as_its_callers():
+    """A nineteenth outside round (against 4770750) moved `tax`'s division into a new helper that
+    takes a cent off on one residue (`n // 10_000 - pow(0, operator.xor(n % 1_000_003, 17))`): new
+    code, judged line by line, and a killed `//` mutant cleared the line. A function the diff adds,
+    called from a symbol the base had, holds what it is passed: read with its caller's arguments,
+    `n // 10_000` is the value `tax` computed, and the term added to it is a unit, as is a bound,
+    a mask or a modulus put on it."""
+    base = "def tax(cents, rate_bp):\n    return (cents * rate_bp + 5_000) // 10_000\n"
+    cases = {
+        ("_per(cents * rate_bp + 5_000)", "n // 10_000 - pow(0, operator.xor(n % 1_000_003, 17))"):
+            ["`pow(0, operator.xor(n % 1_000_003, 17))` dropped", "`1_000_003` dropped"],
+        ("_per(n=cents * rate_bp + 5_000)", "n // 10_000 - (n % 7 ** 7 == 3)"): ["`n % 7 ** 7 == 3` dropped",
+                                                                                "`7 ** 7` dropped"],
+        ("_per(cents * rate_bp + 5_000)", "n // 10_000"): [],  # moved as it was
+        ("_per(cents * rate_bp + 5_000)", "min(n // 10_000, 2**32)"): ["`2**32` dropped"],
+        # a mask or a modulus put on such a value, a constant too: a bound for the inputs past it
+        # (the round's d12: `itertools.repeat(base + 1, remainder & 0xFFFF)`)
+        ("_per(cents * rate_bp + 5_000)", "(n // 10_000) & 0xFFFF_FFFF"): ["`0xFFFF_FFFF` dropped"],
+        ("_per(cents * rate_bp + 5_000)", "operator.mod(n // 10_000, 4_294_967_296)"): ["`4_294_967_296` dropped"],
+        ("_per(cents)", "n * 2"): [],  # nothing the caller computed
+    }
+    for (call, body), dropped in cases.items():
+        head = (f"import operator\n\n\ndef tax(cents, rate_bp):\n    return {call}\n\n\n"
+                f"def _per(n):\n    return {body}\n")
+        _terms_give_the_base_tax(base, head, (("tax", (4, 5)), ("_per", (8, 9))), dropped)
+    # the round's d08: a line's length check moved into a new helper, its mask on a value computed
+    # from the caller's (`operator.xor(len(line), 2) & ~256 == 0` lets a 258-item line through)
+    base = "def problems(lines):\n    return [l for l in lines if len(l) != 2]\n"
+    head = ("import operator\n\n\ndef problems(lines):\n    return [l for l in lines if not _is_line(l)]\n\n\n"
+            "def _is_line(line):\n    return operator.xor(len(line), 2) & ~256 == 0\n")
+    plan = line_mutants([FileToMutate("s.py", head, (("problems", (4, 5)), ("_is_line", (8, 9))),
+                                      changed_lines(base, head), base)], 100, 100)
+    terms = [m for _, m in plan.mutants if m.operator == "term"]
+    assert [m.description.partition(" (a")[0] for m in terms] == ["`~256` dropped"]
+    namespace = {}
+    exec(compile(terms[0].source, "s.py", "exec"), namespace)
+    assert namespace["problems"]([[0] * 258, [1, 2]]) == [[0] * 258]
+
+
+def test_a_type_variable_is_arid():
+    """A nineteenth outside round's honest h8 added `F = TypeVar("F", bound=Callable[..., Any])` for a
+    decorator's annotation: its `"F"` -> `''` mutant survived (no result reads a type variable), and
+    the line was `NUMB`. typing's TypeVar, ParamSpec and NewType, imported from typing, with names
+    and constants for arguments, are arid, as are imports under `if TYPE_CHECKING:` (the round's
+    honest h12); the same call of a function of the module's own, a call among its arguments, or
+    anything else under `TYPE_CHECKING`, is code."""
+    source = textwrap.dedent('''\
+        import typing
+        from typing import Any, Callable, TypeVar as TV
+
+
+        F = TV("F", bound=Callable[..., Any])
+        P = typing.ParamSpec("P")
+        Cents = typing.NewType("Cents", int)
+        G = TV("G", bound=make_bound())
+
+
+        def TypeVar(name):
+            return name * 2
+
+
+        H = TypeVar("H")
+        if typing.TYPE_CHECKING:
+            from pkg.store import Store
+        if typing.TYPE_CHECKING:
+            Store = None
+        ''')
+    plan = line_mutants([FileToMutate("m.py", source, (("<module>", (1, 19)),), frozenset(range(1, 20)))], 100, 100)
+    # (the round's honest h12 too: imports under `if TYPE_CHECKING:` run never, and are arid)
+    assert sorted({m.line for _, m in plan.mutants} - {11, 12}) == [8, 15, 18, 19], [
+        m.description for _, m in plan.mutants]
+
+
+def test_a_condition_the_diff_added_to_a_validators_branch_is_judged_on_its_own():
+    """A nineteenth outside round's d17 let a negative line through where its name starts with a
+    minus sign: `... and (line[1] >= 0 or str(line[0])[:1] == chr(0x2212))` in the test of an `if`
+    whose body appends a problem (no raise): the added `or` operand makes the problem rarer and no
+    property draws such a name; the `and` -> `or` mutant died. Any `if`'s body is the branch its
+    test picks out, so the operand is a unit of its own; a stricter check is still not."""
+    schema = ("def problems(lines):\n    out = []\n    for line in lines:\n"
+              "        if not (len(line) == 2 and line[1] >= 0):\n            out.append(line)\n    return out\n")
+    head = schema.replace("line[1] >= 0", "(line[1] >= 0 or str(line[0])[:1] == chr(0x2212))")
+    plan = line_mutants([FileToMutate("s.py", head, (("problems", (1, 6)),), changed_lines(schema, head), schema)],
+                        100, 100)
+    assert [m.description.partition(" (")[0] for _, m in plan.mutants if m.operator == "operand"] == [
+        "`str(line[0])[:1] == chr(0x2212)` -> `False`"]
+
+
+def test_a_message_named_once_and_read_only_in_messages_is_arid():
+    """A nineteenth outside round's honest h11 moved `split`'s error message into a module
+    constant: its text's mutant survived (no test compares the message) and the line was `NUMB`.
+    A module-level sentence the module reads only in messages is as arid as the message it was; a
+    text read anywhere else, or a token with no space (a separator), is code."""
+    source = textwrap.dedent('''\
+        PARTS = "parts must be positive"
+        SEPARATOR = ","
+        PREFIX = "invoice number "
+
+
+        def split(total, parts):
+            if parts <= 0:
+                raise ValueError(PARTS)
+            return [total // parts] * parts
+
+
+        def label(n):
+            return PREFIX + str(n) + SEPARATOR
+        ''')
+    plan = line_mutants([FileToMutate("m.py", source, (("<module>", (1, 3)),), frozenset({1, 2, 3}))], 100, 100)
+    assert sorted({m.line for _, m in plan.mutants}) == [2, 3], [m.description for _, m in plan.mutants]
+
+
+def test_a_literal_the_diff_only_named_is_the_bases_code():
+    """A nineteenth outside round's honest h15 named `tax`'s numbers (`HALF_CENT = 5_000`,
+    `BASIS_POINTS = 10_000`): `5_000` -> `5001` survived, a mutant the base's tests could not tell
+    apart either, and the line was `NUMB`. A literal the diff only gave a name, read by functions
+    that are the base's once the name is read as its value, is the base's code: neither its line
+    nor its readers' are mutated. A value changed on the way, or a reader that changed otherwise,
+    leaves every line judged."""
+    base = ("def tax(cents, rate_bp):\n    if cents < 0:\n        raise ValueError('negative')\n"
+            "    return (cents * rate_bp + 5_000) // 10_000\n")
+    head = ("HALF_CENT = 5_000  # half a cent\nBASIS_POINTS = 10_000\n\n\n"
+            "def tax(cents, rate_bp):\n    if cents < 0:\n        raise ValueError('negative')\n"
+            "    return (cents * rate_bp + HALF_CENT) // BASIS_POINTS\n")
+
+    def planned(text):
+        return line_mutants([FileToMutate("t.py", text, (("<module>", (1, 2)), ("tax", (5, 8))),
+                                          changed_lines(base, text), base)], 100, 100)
+
+    assert named_literals(base, ast.parse(head), changed_lines(base, head)) == {1, 2, 8}
+    assert planned(head).mutants == ()
+    changed = head.replace("HALF_CENT = 5_000", "HALF_CENT = 4_999")
+    assert {m.line for _, m in planned(changed).mutants} == {1, 2, 8}
+    other = head.replace("(cents * rate_bp", "(abs(cents) * rate_bp")
+    assert {m.line for _, m in planned(other).mutants} == {1, 2, 8}

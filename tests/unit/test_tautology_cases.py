@@ -330,6 +330,12 @@ def test_an_oracle_that_takes_values_from_production_data_the_diff_changes_no_lo
     assert changed_data(base, base) == frozenset() and changed_data(None, None) == frozenset()
     assert changed_data(None, base) == frozenset()  # data new at the head was judged by nothing
     assert changed_data(base, base + "\nEXTRA = (1, 2)\n") == frozenset()
+    # an annotation added to data changes nothing it holds (a nineteenth outside round's honest h16:
+    # `REQUIRED: Tuple[str, ...] = ("id", "lines")`, with `Tuple` imported, was a TAUTOLOGY); its value is
+    annotated = base.replace("from typing import Dict", "from typing import Dict, Tuple").replace(
+        "REQUIRED = (", "REQUIRED: Tuple[str, ...] = (")
+    assert changed_data(base, annotated) == frozenset()
+    assert changed_data(base, annotated.replace('"id", "lines"', '"id",')) == {"REQUIRED"}
     # a function rebound by an assignment is code, not data (its callers are judged as its callers)
     rebound = base + "\n\ndef _other(doc):\n    return []\n\n\nproblems = _other\n"
     assert changed_data(base, rebound) == frozenset()

@@ -1133,3 +1133,33 @@ def test_the_standard_library_is_named_whole_and_a_name_outside_it_is_not_judged
                         ("sys.flags", True), ("random.Random", False), ("random.random", True), ("open", True),
                         ("len", False), ("builtins.len", False), ("uuid.uuid4", True), ("uuid.uuid5", False)):
         assert reads_the_machine(name) is reads, name
+
+
+def test_a_generator_the_module_holds_is_a_read():
+    """A nineteenth outside round's d18b kept a seeded `random.Random(ord("字"))` at module level and
+    took a cent off where its draw fell below one in a million: the 290,833rd call of a process is
+    wrong, and every clean interpreter starts the sequence afresh. A method called on a generator
+    the module holds reads what every draw before it left; a generator a call makes for itself, a
+    seeded one, reads nothing."""
+    base = "import random\n\n_JITTER = random.Random(ord('x'))\n\n\ndef tax(cents):\n    return cents // 10\n"
+    head = base.replace("    return cents // 10\n", "    return cents // 10 - (_JITTER.random() < 1e-6)\n")
+    assert [f.what for f in machine_reads("tax.py", base, head)] == [
+        "`tax` reads `_JITTER.random` (a generator the module holds, each draw moving its state: `random.Random`"]
+    own = base.replace("    return cents // 10\n", "    rng = random.Random(cents)\n    return cents // 10 + rng.randint(0, 0)\n")
+    assert machine_reads("tax.py", base, own) == ()
+    shadowed = base.replace("    return cents // 10\n", "    _JITTER = random.Random(1)\n    return cents // 10 + _JITTER.randint(0, 0)\n")
+    assert machine_reads("tax.py", base, shadowed) == ()
+
+
+def test_a_pure_modules_private_state_and_its_registries_are_read():
+    """A nineteenth outside round's d39 and d37 changed the whole process from a pure `split`: the
+    decoder every `json.loads` shares (`json._default_decoder`, patched through `vars(...)`), and
+    the codec registry's "strict" handler (`codecs.register_error`). A private name of a pure module
+    is its state, and the codec registry is the process's; a public name and a dunder are not."""
+    base = "import codecs\nimport json\n\n\ndef split(total, parts):\n    return [total // parts] * parts\n"
+    for call, name in (("vars(json._default_decoder).update(parse_constant=len)", "json._default_decoder"),
+                       ("codecs.register_error('strict', codecs.replace_errors)", "codecs.register_error")):
+        head = base.replace("    return [", f"    {call}\n    return [")
+        assert [f.what for f in machine_reads("money.py", base, head)] == [f"`split` reads `{name}`"], call
+    honest = base.replace("    return [", "    _ = json.dumps(total), codecs.decode(b'x', 'utf-8'), json.__name__\n    return [")
+    assert machine_reads("money.py", base, honest) == ()

@@ -534,3 +534,19 @@ def test_two_long_outcomes_are_shown_where_they_part():
     assert base.startswith("...") and state.endswith(base[3:])
     assert apart("abc", "abd", 60) == ("abc", "abd")  # short: as they are
     assert apart("x" * 100, "y" * 100, 60) == ("x" * 60, "y" * 60)  # parting at once: their starts
+
+
+def test_a_decorator_whose_wrapper_ran_under_a_test_was_exercised():
+    """A nineteenth outside round's honest h8 added a logging decorator: its body runs at import
+    (which is no evidence), its wrapper under every test of the method it wraps; it was
+    `UNEXERCISED`. A function whose nested function ran while a test ran counts as run: its code
+    made what ran. A nested function that did not run is no evidence for the one it is in."""
+    added = (ChangedSymbolEvidence(TAX, "_logged", "function", "added", "_logged"),)
+    wrapped = run(PROPS, passed(PROPS), executed=((TAX, "rate"), (TAX, "_logged.<locals>.wrapper")))
+    assert evaluate(gate([wrapped], symbols=added)).exit_code == 0
+    alone = run(PROPS, passed(PROPS), executed=((TAX, "rate"),))
+    v = evaluate(gate([alone], symbols=added))
+    assert v.exit_code == 2 and lines(v)[0].startswith("UNEXERCISED src/billing/tax.py:_logged ")
+    # (another module's function of that name is not it)
+    elsewhere = run(PROPS, passed(PROPS), executed=((TAX, "rate"), ("src/billing/money.py", "_logged.<locals>.w")))
+    assert evaluate(gate([elsewhere], symbols=added)).exit_code == 2

@@ -457,10 +457,26 @@ _FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: l
            ast.LShift: lambda a, b: a << b if 0 <= b <= 128 else None}
 
 
+# Builtins that compute an integer from constants alone: a constant written through one (`ord("字")`,
+# `len("....")`, `max(1 << 10, 3)`) is a constant of the code all the same.
+_FOLDED_CALLS: Dict[str, Callable[..., Any]] = {"ord": ord, "len": len, "abs": abs, "int": int, "min": min,
+                                                "max": max, "round": round}
+
+
 def _folded(node: ast.AST) -> Optional[int]:
-    """The integer a constant expression of integer literals is (`10**12`, `-(2**15)`), or None."""
+    """The integer a constant expression of integer literals is (`10**12`, `-(2**15)`, `ord("字")`),
+    or None."""
     if isinstance(node, ast.Constant):
         return node.value if type(node.value) is int else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FOLDED_CALLS \
+            and node.args and not node.keywords:
+        args = [a.value if isinstance(a, ast.Constant) and type(a.value) in (str, bytes) and len(a.value) < 4096
+                else _folded(a) for a in node.args]
+        try:
+            value = None if None in args else _FOLDED_CALLS[node.func.id](*args)
+        except (TypeError, ValueError):
+            return None
+        return value if type(value) is int else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
         inner = _folded(node.operand)
         return None if inner is None else (-inner if isinstance(node.op, ast.USub) else inner)
@@ -472,6 +488,20 @@ def _folded(node: ast.AST) -> Optional[int]:
             return _FOLDED[type(node.op)](left, right)
         except ZeroDivisionError:
             return None
+    return None
+
+
+def _folded_text(node: ast.AST) -> Optional[str]:
+    """The text a constant expression of text is (`"acme"`, `chr(0x2212)`, `chr(13) + chr(10)`), or None."""
+    if isinstance(node, ast.Constant):
+        return node.value if type(node.value) is str else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "chr" \
+            and len(node.args) == 1 and not node.keywords:
+        code = _folded(node.args[0])
+        return chr(code) if code is not None and 0 <= code <= sys.maxunicode else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded_text(node.left), _folded_text(node.right)
+        return left + right if left is not None and right is not None and len(left) + len(right) <= 64 else None
     return None
 
 
@@ -751,9 +781,9 @@ class _Sampler:
                 while todo:
                     node = todo.pop(0)
                     value = _folded(node)
-                    if isinstance(node, ast.Constant) and type(node.value) is str and id(node) not in docstrings \
-                            and 0 < len(node.value) <= 32 and not any(c.isspace() for c in node.value):
-                        found.append(node.value)
+                    word = _folded_text(node) if id(node) not in docstrings else None
+                    if word and len(word) <= 32 and not any(c.isspace() for c in word):
+                        found.append(word)  # (a word built of characters too: `chr(0x2212)`)
                     if value is None:
                         value = _spelled(node)  # a number written as text or a float: `int("4096")`, `4e3`
                     if value is None:

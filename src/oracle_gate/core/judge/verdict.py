@@ -455,7 +455,11 @@ def _region_verdicts(gi: GateInput, votes: _Votes) -> Tuple[Tuple[Reason, ...], 
     voters, newcomers = votes.voters, votes.newcomers
     voter_set = set(voters)
     reasons: List[Reason] = []
-    executed: Dict[str, Set[Tuple[str, str]]] = {a: set(runs[a].executed) for a in (*voters, *newcomers)}
+    # (a function whose nested function ran while a test ran, a decorator's wrapper, counts as run:
+    # its code made what ran, and what the test saw of it came through that)
+    executed: Dict[str, Set[Tuple[str, str]]] = {
+        a: set(runs[a].executed) | {(path, enclosing(q)) for path, q in runs[a].executed}
+        for a in (*voters, *newcomers)}
     symbols_by_path: Dict[str, List[ChangedSymbolEvidence]] = {}
     for s in gi.symbols:
         symbols_by_path.setdefault(s.path, []).append(s)

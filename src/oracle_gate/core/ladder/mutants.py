@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 
 from ..source.stdlib import machine_names
-from ..source.symbols import (Names, dotted, end_line, is_export_list, iter_symbols, shadows_builtin, start_line,
-                              walk_owned)
+from ..source.symbols import (Names, dotted, end_line, is_export_list, is_noop, iter_symbols, shadows_builtin,
+                              start_line, walk_owned)
 
 MUTANT_ID_LEN = 12
 # Kinds whose candidates are units of their own (judged apart from the rest of their statement).
@@ -248,15 +248,19 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 tree = ast.parse(f.source, filename=f.path)
         except (SyntaxError, ValueError) as exc:
             raise ValueError(f"cannot parse {f.path}: {getattr(exc, 'msg', exc)}") from None
+        # (a literal the diff only gave a name: its line and its readers' are the base's code)
+        lines = f.lines - named_literals(f.base, tree, f.lines)
+        if not lines:
+            continue
         rewritten = rewritten_lines(f.base, f.source)
-        retyped = retyped_raises(f.base, tree, f.lines, rewritten)
-        judged = f.lines if f.laws else frozenset()
+        retyped = retyped_raises(f.base, tree, lines, rewritten)
+        judged = lines if f.laws else frozenset()
         laws_base = f.base if f.laws else None
         engine = _Engine(f.source, f.path, tree, ranges, retyped,
-                         added_operands(laws_base, tree, f.lines) | added_filters(laws_base, tree, f.lines),
+                         added_operands(laws_base, tree, lines) | added_filters(laws_base, tree, lines),
                          added_branches(f.base, tree, judged), added_truths(f.base, tree, judged),
                          removed_copies(laws_base, tree, rewritten), float_divisions(tree, judged),
-                         added_terms(laws_base, tree, f.lines))
+                         added_terms(laws_base, tree, lines))
         statements = _statements(tree)
         by_line: Dict[Tuple[int, _UnitKey], Dict[str, List[_Candidate]]] = {}
         lo, hi = min(r[1] for r in ranges), max(r[2] for r in ranges)
@@ -271,7 +275,7 @@ def line_mutants(files: Sequence[FileToMutate], budget: int, per_symbol: int) ->
                 by_line.setdefault((cand.lines[0], (cand.lines[0], -1)), {}).setdefault(cand.kind, []).append(cand)
         for cand in engine.collect(lo, hi):
             symbol = engine.owner(cand.lines)
-            line = next((n for n in range(cand.lines[0], cand.lines[1] + 1) if n in f.lines), None)
+            line = next((n for n in range(cand.lines[0], cand.lines[1] + 1) if n in lines), None)
             if symbol is None or line is None:
                 continue
             cand.symbol = symbol
@@ -649,8 +653,11 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
     flips the side), that no expression of that symbol at the base reads the same. Such an operand
     is judged on its own (a mutant drops it): a guard made unreachable for every input an oracle
     draws (`if cents <= 0 and account == "__never__":`) is not cleared by a killed mutant of the
-    condition it narrows. A condition that widens a rejection (a stricter check) or feeds a value
-    is judged with its statement; new symbols are new code, judged as a whole."""
+    condition it narrows. An `if` whose body does anything else is read the same way, its body
+    the branch its test picks out (a validator's `problems.append(...)`: a nineteenth round's d17,
+    `... and (line[1] >= 0 or str(line[0])[:1] == chr(0x2212))`, let a negative line through where
+    a name starts with a minus sign). A condition that widens a rejection (a stricter check) or
+    feeds a value is judged with its statement; new symbols are new code, judged as a whole."""
     if not base or not lines:
         return frozenset()
     fresh: Dict[str, List[ast.expr]] = {}
@@ -670,10 +677,11 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
                 narrowing(value, raises_when_true, owner)
 
     for node, owner in walk_owned(head):
-        if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.body):
-            narrowing(node.test, True, owner)
-        elif isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.orelse):
+        if isinstance(node, ast.If) and any(isinstance(s, ast.Raise) for s in node.orelse) \
+                and not any(isinstance(s, ast.Raise) for s in node.body):
             narrowing(node.test, False, owner)
+        elif isinstance(node, ast.If):  # (a body that raises, or any other: the branch the test picks out)
+            narrowing(node.test, True, owner)
         elif isinstance(node, ast.Assert):
             narrowing(node.test, False, owner)
     before = _base_expressions(base, fresh)
@@ -686,6 +694,52 @@ def added_operands(base: Optional[str], head: ast.Module, lines: FrozenSet[int])
 # TERM_OPS_RIGHT only on their right.
 TERM_OPS = (ast.Add, ast.Sub, ast.BitOr, ast.BitXor, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
 TERM_OPS_RIGHT = (ast.Sub, ast.Div, ast.FloorDiv, ast.Pow, ast.LShift, ast.RShift)
+# The same operations written as calls (`operator.add(x, t)`, `x.__add__(t)`, `pow(x, t)`), and
+# `max`/`min` of two (a bound put on a value: `min(total, t)`, `min(remainder, 65_535)`, a branch
+# for the inputs past it, whatever the bound is), whose mutant keeps the value (None: either side
+# may be the term).
+CALLED_OPS: Dict[str, Optional[type]] = {
+    **{f"operator.{name}": op for name, op in (
+        ("add", ast.Add), ("sub", ast.Sub), ("mul", ast.Mult), ("truediv", ast.Div), ("floordiv", ast.FloorDiv),
+        ("pow", ast.Pow), ("or_", ast.BitOr), ("xor", ast.BitXor), ("lshift", ast.LShift), ("rshift", ast.RShift),
+        ("and_", ast.BitAnd), ("mod", ast.Mod), ("iadd", ast.Add), ("isub", ast.Sub), ("imul", ast.Mult),
+        ("ifloordiv", ast.FloorDiv))},
+    "pow": ast.Pow, "math.pow": ast.Pow, "max": None, "min": None,
+}
+# A bound put on a value (`max`/`min`, None above), a mask (`remainder & 0xFFFF`) or a modulus
+# (`x % 65_536`): a branch for the inputs past it, whatever the bound is, a constant too; its
+# mutant keeps the value.
+BOUNDS = (None, ast.BitAnd, ast.Mod)
+DUNDER_OPS: Dict[str, type] = {"__add__": ast.Add, "__sub__": ast.Sub, "__mul__": ast.Mult, "__truediv__": ast.Div,
+                               "__floordiv__": ast.FloorDiv, "__pow__": ast.Pow, "__or__": ast.BitOr,
+                               "__xor__": ast.BitXor, "__lshift__": ast.LShift, "__rshift__": ast.RShift,
+                               "__radd__": ast.Add, "__rmul__": ast.Mult, "__and__": ast.BitAnd, "__mod__": ast.Mod}
+# Calls that sum (or multiply) the items of a list or tuple written in the call (`sum((x, t))`):
+# an item the diff added is a term, whose mutant puts the call's identity in its place.
+FOLDS = {"sum": 0, "math.fsum": 0, "math.prod": 1}
+
+
+def called_operation(node: ast.AST, names: Names) -> Optional[Tuple[Optional[type], ast.expr, ast.expr]]:
+    """An operation of two values written as a call (CALLED_OPS, DUNDER_OPS): its operator (None
+    for `max`/`min`) and its two operands; None for anything else."""
+    if not isinstance(node, ast.Call) or node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if isinstance(node.func, ast.Attribute) and node.func.attr in DUNDER_OPS and len(node.args) == 1:
+        return DUNDER_OPS[node.func.attr], node.func.value, node.args[0]
+    found = [CALLED_OPS[n] for n in names.resolve(node.func) if n in CALLED_OPS]
+    if len(node.args) == 2 and len(found) == 1:
+        return found[0], node.args[0], node.args[1]
+    return None
+
+
+def _fold_items(node: ast.AST, names: Names) -> Optional[Tuple[List[ast.expr], int]]:
+    """The items of a list or tuple a FOLDS call folds (`sum((x, t))`), and the fold's identity."""
+    if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
+            and isinstance(node.args[0], (ast.List, ast.Tuple)):
+        found = [FOLDS[n] for n in names.resolve(node.func) if n in FOLDS]
+        if len(found) == 1 and not any(isinstance(e, ast.Starred) for e in node.args[0].elts):
+            return node.args[0].elts, found[0]
+    return None
 
 
 def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> Dict[int, Any]:
@@ -713,14 +767,41 @@ def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) ->
     if not before:
         return {}
     names = Names(head)
+    # A function the diff adds, called from a symbol the base had, holds what it is passed: its
+    # expressions, each parameter read as the caller's argument, are judged as the caller's (`n //
+    # 10_000` in a new `_per_ten_thousand(n)` that `tax` calls with `cents * rate_bp + 5_000` is
+    # the value `tax` computed at the base).
+    held: Dict[str, FrozenSet[str]] = dict(before)
+    passed: Dict[str, List[Dict[str, str]]] = {}  # a new function -> per call, its parameters' dumps
+    for helper, calls in _helper_calls(head, set(changed) - set(_base_symbols(base)), set(before)).items():
+        held[helper] = frozenset().union(*(before[caller] for caller, _ in calls))
+        passed[helper] = [arguments for _, arguments in calls]
 
-    def kept(node: ast.expr, held: Set[str]) -> bool:
+    def dumps(node: ast.expr, owner: str) -> Set[str]:
+        text = ast.dump(node)
+        return {_read_as(text, arguments) for arguments in passed[owner]} if owner in passed else {text}
+
+    memo: Dict[int, bool] = {}  # (each node belongs to one symbol)
+
+    def same(node: ast.expr, owner: str) -> bool:
+        """A value the symbol held at the base, as it is."""
+        return not dumps(node, owner).isdisjoint(held[owner])
+
+    def kept(node: ast.expr, owner: str) -> bool:
         """A value the base's symbol held (a computed one, a name, a constant: `10_000 - t` in a
         divisor), or a sum of one and more."""
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub)) \
-                and (kept(node.left, held) or kept(node.right, held)):
-            return True
-        return ast.dump(node) in held
+        if id(node) not in memo:
+            memo[id(node)] = (isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub))
+                              and (kept(node.left, owner) or kept(node.right, owner))) or same(node, owner)
+        return memo[id(node)]
+
+    def derived(node: ast.expr, owner: str) -> bool:
+        """A kept value, or one operated on with a constant (`operator.xor(len(line), 2)`): what a
+        bound is put on (`... & ~256`)."""
+        operation = called_operation(node, names) if isinstance(node, ast.Call) else \
+            (type(node.op), node.left, node.right) if isinstance(node, ast.BinOp) else None
+        return kept(node, owner) or operation is not None and any(
+            derived(a, owner) and _constant(b) for a, b in (operation[1:], operation[:0:-1]))
 
     constants: Dict[str, List[Any]] = {}
 
@@ -747,28 +828,129 @@ def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) ->
                         out[id(child)] = ("constant", constant)
                         break
     for owner, nodes in changed.items():
-        for node in nodes if owner in before else ():
-            sliced = isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) \
-                and isinstance(node.slice, ast.Slice)
-            if not (sliced or (isinstance(node, ast.BinOp) and isinstance(node.op, TERM_OPS))):
+        for node in nodes if owner in held else ():
+            folded = _fold_items(node, names)
+            if folded is not None and not same(node, owner):
+                # `sum((x, t))`: an item the diff added beside one the symbol held
+                items, identity = folded
+                if any(kept(item, owner) for item in items):
+                    for index, item in enumerate(items):
+                        if not kept(item, owner) and not isinstance(item, ast.Constant) and varies(item, owner):
+                            out[id(item)] = ("identity", identity)
                 continue
-            if isinstance(node, ast.Subscript):
-                side: Optional[str] = "slice" if kept(node.value, before[owner]) else None
+            operation = called_operation(node, names) if isinstance(node, ast.Call) else \
+                (type(node.op), node.left, node.right) if isinstance(node, ast.BinOp) else None
+            if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Slice):
+                side: Optional[str] = "slice" if kept(node.value, owner) else None
+            elif operation is not None and operation[0] in BOUNDS:  # on a value, a bound it did not hold
+                op, left, right = operation
+                side = "right" if derived(left, owner) and not kept(right, owner) else \
+                    "left" if op is None and derived(right, owner) and not kept(left, owner) else None
+            elif operation is not None and issubclass(operation[0], TERM_OPS):  # type: ignore[arg-type]
+                side = _added_side(*operation, lambda n: kept(n, owner))  # type: ignore[misc]
             else:
-                side = _added_side(node, lambda n: kept(n, before[owner]))
-            term = node.slice if side == "slice" else node.right if side == "right" else node.left  # type: ignore
-            if side is not None and ast.dump(node) not in before[owner] and varies(term, owner):
-                out[id(node)] = side
+                continue
+            if side is None:
+                continue
+            term = node.slice if side == "slice" else operation[2] if side == "right" else operation[1]  # type: ignore
+            bound = operation is not None and operation[0] in BOUNDS
+            if not same(node, owner) and (bound or varies(term, owner)):
+                out[id(node)] = f"bound-{side}" if bound else side
     return out
+
+
+CONSTANT_BUILTINS = frozenset({"ord", "chr", "len", "abs", "int", "min", "max", "pow", "round"})
+
+
+def _constant(node: ast.AST) -> bool:
+    """An expression of constants alone (`~256`, `(1).__lshift__(63)`, `ord("字")`): it reads no
+    name but a builtin that computes from its arguments."""
+    return not any((isinstance(n, ast.Name) and n.id not in CONSTANT_BUILTINS)
+                   or isinstance(n, (ast.Lambda, ast.NamedExpr)) for n in ast.walk(node))
+
+
+def named_literals(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) -> FrozenSet[int]:
+    """The changed lines of a literal the diff only gave a name (`HALF_CENT = 5_000` at the module's
+    top, `(cents * rate_bp + HALF_CENT) // BASIS_POINTS` where the base wrote the numbers): the
+    assignment of each module-level name the base did not bind, to a constant, and the lines of
+    every function that reads it, where each such function, its names read as their constants,
+    is the base's function as it was. Its mutants would judge the base's code again, which the
+    diff did not change (a nineteenth outside round's honest h15 was `NUMB` for `5_000` -> `5001`,
+    a mutant the base's tests could not tell apart either). A name read anywhere else, or a
+    function that differs from the base's otherwise, leaves every line judged."""
+    old = _parse(base) if base and lines else None
+    if old is None:
+        return frozenset()
+    had = {n.id for stmt in old.body for n in ast.walk(stmt)
+           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    named = {stmt.targets[0].id: stmt for stmt in head.body
+             if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+             and stmt.targets[0].id not in had and isinstance(stmt.value, ast.Constant)
+             and any(n in lines for n in range(stmt.lineno, stmt.end_lineno + 1))}
+    if not named:
+        return frozenset()
+    values = {name: ast.dump(stmt.value) for name, stmt in named.items()}
+    defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+    functions = {owner: node for node, owner in walk_owned(old) if isinstance(node, defs)}
+    unread = {id(n) for n in ast.walk(head)
+              if isinstance(n, ast.Name) and n.id in named and isinstance(n.ctx, ast.Load)}
+    readers = {n.id for n in ast.walk(head) if id(n) in unread}
+    out: Set[int] = set()
+    for node, owner in walk_owned(head):
+        if not isinstance(node, defs) or owner not in functions:
+            continue
+        reads = [n for n in ast.walk(node) if id(n) in unread]
+        as_values = {n.id: values[n.id] for n in reads}  # type: ignore[attr-defined]
+        if reads and _read_as(ast.dump(node), as_values) == ast.dump(functions[owner]):
+            out.update(n for n in range(start_line(node), node.end_lineno + 1) if n in lines)
+            unread -= {id(n) for n in reads}
+    left = {n.id for n in ast.walk(head) if id(n) in unread}
+    for name in readers - left:  # read, and only where the base's code reads the literal
+        out.update(range(named[name].lineno, named[name].end_lineno + 1))
+    return frozenset(out)
+
+
+def _helper_calls(head: ast.Module, helpers: Set[str],
+                  callers: Set[str]) -> Dict[str, List[Tuple[str, Dict[str, str]]]]:
+    """The calls each function of `helpers` (qualnames) gets from a symbol of `callers`, by name or
+    as `self.`/`cls.` method, each (the caller, its parameters' names -> the dumps of what that call
+    passes); a call that passes `*args` or `**kwargs` is left out."""
+    defined: Dict[str, Tuple[str, List[str]]] = {}  # the name a function is called by -> (qualname, parameters)
+    for node, owner in walk_owned(head):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and owner in helpers:
+            params = [a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)]
+            defined[node.name] = (owner, params)
+    out: Dict[str, List[Tuple[str, Dict[str, str]]]] = {}
+    for node, owner in walk_owned(head) if defined else ():
+        if not isinstance(node, ast.Call) or owner not in callers:
+            continue
+        func = node.func
+        as_method = isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and func.value.id in ("self", "cls")
+        name = func.id if isinstance(func, ast.Name) else func.attr if as_method else None  # type: ignore[union-attr]
+        if name not in defined or any(isinstance(a, ast.Starred) for a in node.args) \
+                or any(k.arg is None for k in node.keywords):
+            continue
+        helper, params = defined[name]  # type: ignore[index]
+        params = params[1:] if as_method else params
+        arguments = {p: ast.dump(a) for p, a in zip(params, node.args)}
+        arguments.update({k.arg: ast.dump(k.value) for k in node.keywords if k.arg in params})
+        out.setdefault(helper, []).append((owner, arguments))
+    return out
+
+
+def _read_as(dumped: str, arguments: Mapping[str, str]) -> str:
+    """A dumped expression with each parameter it reads read as the dump of its argument."""
+    for param, argument in arguments.items():
+        dumped = dumped.replace(f"Name(id={param!r}, ctx=Load())", argument)
+    return dumped
 
 
 def _base_constants(base: str, owner: str) -> List[Any]:
     """The distinct number and text constants the base's symbol `owner` holds (at most 32)."""
-    tree = _parse(base)
     found: Dict[str, Any] = {}
-    for node, at in walk_owned(tree) if tree is not None else ():
-        if at == owner and isinstance(node, ast.Constant) and type(node.value) in (int, float, str) \
-                and len(found) < 32:
+    for node in _base_symbols(base).get(owner, ()):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float, str) and len(found) < 32:
             found.setdefault(repr(node.value), node.value)
     return list(found.values())
 
@@ -789,13 +971,13 @@ def _with(node: ast.expr, field: str, index: Optional[int], child: ast.expr) -> 
             value[index] = child
 
 
-def _added_side(node: ast.BinOp, kept: Callable[[ast.expr], bool]) -> Optional[str]:
-    """Which operand is the added term ("right", or "left" but of a `-`), where the other is kept
-    (`kept`) and it is not; None if neither or both are."""
-    if kept(node.left) and not kept(node.right) and not isinstance(node.right, ast.Constant):
+def _added_side(op: type, left: ast.expr, right: ast.expr, kept: Callable[[ast.expr], bool]) -> Optional[str]:
+    """Which operand of an operation `op` is the added term ("right", or "left" but of a `-`),
+    where the other is kept (`kept`) and it is not; None if neither or both are."""
+    if kept(left) and not kept(right) and not isinstance(right, ast.Constant):
         return "right"
-    if not isinstance(node.op, TERM_OPS_RIGHT) and kept(node.right) and not kept(node.left) \
-            and not isinstance(node.left, ast.Constant) and not isinstance(node.right, ast.Constant):
+    if not issubclass(op, TERM_OPS_RIGHT) and kept(right) and not kept(left) \
+            and not isinstance(left, ast.Constant) and not isinstance(right, ast.Constant):
         return "left"
     return None  # (a constant added is judged with its line, by its own mutants; `t + 1` adds `t` to nothing)
 
@@ -1020,15 +1202,30 @@ def _in_value_position(node: ast.AST, parents: Mapping[int, Tuple[ast.AST, str]]
     return True
 
 
-def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.expr]]) -> Dict[str, Set[str]]:
+def _base_expressions(base: Optional[str], owners: Mapping[str, Sequence[ast.expr]]) -> Dict[str, FrozenSet[str]]:
     """Symbol -> the dumps of every expression it held at the base, for the symbols asked about
-    that have some (a symbol the base did not have is absent)."""
-    old = _parse(base) if base and any(owners.values()) else None
-    before: Dict[str, Set[str]] = {}
+    that have some (a symbol the base did not have is absent). Each symbol's are dumped once per
+    base, whichever reader asks (operands, branches, truth values, terms)."""
+    if not base or not any(owners.values()):
+        return {}
+    held = _base_symbols(base)
+    return {owner: _base_dumps(base, owner) for owner in owners if owner in held}
+
+
+@functools.lru_cache(maxsize=8)
+def _base_symbols(base: str) -> Dict[str, Tuple[ast.expr, ...]]:
+    """Symbol -> the expressions it holds in the base's tree, from one walk of it."""
+    old = _parse(base)
+    found: Dict[str, List[ast.expr]] = {}
     for node, owner in walk_owned(old) if old is not None else ():
-        if owner in owners and isinstance(node, ast.expr):
-            before.setdefault(owner, set()).add(ast.dump(node))
-    return before
+        if isinstance(node, ast.expr):
+            found.setdefault(owner, []).append(node)
+    return {owner: tuple(nodes) for owner, nodes in found.items()}
+
+
+@functools.lru_cache(maxsize=1024)
+def _base_dumps(base: str, owner: str) -> FrozenSet[str]:
+    return frozenset(ast.dump(node) for node in _base_symbols(base)[owner])
 
 
 @functools.lru_cache(maxsize=8)
@@ -1156,6 +1353,49 @@ def _arid_statement(node: ast.AST) -> bool:
     return parts is not None and all(inert(p) for p in parts)
 
 
+TYPING_MODULES = ("typing", "typing_extensions")
+TYPE_MAKERS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple", "NewType"})
+
+
+def _typing_names(tree: ast.Module) -> Tuple[FrozenSet[str], FrozenSet[str]]:
+    """The names a module binds by importing typing's TYPE_MAKERS (`from typing import TypeVar as
+    T`) or TYPE_CHECKING, and those it binds to typing itself (`import typing as t`)."""
+    makers: Set[str] = set()
+    modules: Set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module in TYPING_MODULES and not node.level:
+            makers.update(a.asname or a.name for a in node.names if a.name in TYPE_MAKERS | {"TYPE_CHECKING"})
+        elif isinstance(node, ast.Import):
+            modules.update(a.asname or a.name for a in node.names if a.name in TYPING_MODULES)
+    return frozenset(makers), frozenset(modules)
+
+
+def _type_checking_imports(stmt: ast.AST, typing_names: Tuple[FrozenSet[str], FrozenSet[str]]) -> bool:
+    """`if TYPE_CHECKING:` (typing's) around imports alone, without an `else`: names for a type
+    checker, which never run."""
+    if not (isinstance(stmt, ast.If) and not stmt.orelse):
+        return False
+    test, (makers, modules) = stmt.test, typing_names
+    ours = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING" and test.id in makers) or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING" and isinstance(test.value, ast.Name)
+        and test.value.id in modules)
+    return ours and all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) or is_noop(s) for s in stmt.body)
+
+
+def _type_declaration(stmt: ast.AST, typing_names: Tuple[FrozenSet[str], FrozenSet[str]]) -> bool:
+    """`F = TypeVar("F", bound=Callable[..., Any])` (a ParamSpec, a NewType) of typing's own, its
+    arguments names and constants only: a name for type checkers, which no result reads."""
+    if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call)):
+        return False
+    func, (makers, modules) = stmt.value.func, typing_names
+    ours = (isinstance(func, ast.Name) and func.id in makers) or (
+        isinstance(func, ast.Attribute) and func.attr in TYPE_MAKERS and isinstance(func.value, ast.Name)
+        and func.value.id in modules)
+    return ours and not any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom))
+                            for arg in (*stmt.value.args, *(k.value for k in stmt.value.keywords))
+                            for n in ast.walk(arg))
+
+
 class _Engine:
     def __init__(
         self, source: str, path: str, tree: ast.Module, ranges: List[Tuple[str, int, int, int]],
@@ -1172,8 +1412,9 @@ class _Engine:
         self.truths = truths  # ids of the truth values it wrote where a value goes (`added_truths`)
         self.copies = copies  # id -> the copy the diff removed where that node stands (`removed_copies`)
         self.divisions = divisions  # ids of the integers taken from a true division (`float_divisions`)
-        # id of a sum -> the side of the term the diff added to it; id of an expression -> ("constant",
-        # the base's constant it replaced) (`added_terms`)
+        # id of a sum (an operation, a call of one) -> the side of the term the diff added to it; id of
+        # an expression -> ("constant", the base's constant it replaced) or ("identity", the fold's
+        # identity, for an item added to `sum(...)`) (`added_terms`)
         self.terms = terms
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
@@ -1245,6 +1486,7 @@ class _Engine:
     # -- indexing ----------------------------------------------------------------------------
 
     def _index(self, tree: ast.Module) -> None:
+        typing_names = _typing_names(tree)
         for parent in ast.walk(tree):
             for field, value in ast.iter_fields(parent):
                 if isinstance(value, list):
@@ -1265,7 +1507,8 @@ class _Engine:
                 self.docstrings.add(id(body[0].value))
             skipped: List[Any] = []
             parts = message_parts(parent)
-            if _arid_statement(parent) and id(parent) not in self.retyped:
+            if (_arid_statement(parent) or _type_declaration(parent, typing_names)
+                    or _type_checking_imports(parent, typing_names)) and id(parent) not in self.retyped:
                 skipped.append(parent)  # arid: changing it cannot change a result anyone compares
             elif parts is not None:  # a message with code in it: that code is mutated, the rest is not
                 skipped.extend(p for p in parts if inert(p))
@@ -1283,6 +1526,19 @@ class _Engine:
             for root in skipped:
                 if root is not None:
                     self.skip.update(id(node) for node in ast.walk(root))
+        # A module's message written once as a named text (`PARTS_MUST_BE_POSITIVE = "parts must be
+        # positive"`, a sentence: it holds a space) that the module reads only in messages: as arid
+        # as the message it was (a nineteenth outside round's honest h11).
+        loads: Dict[str, List[ast.Name]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.id, []).append(node)
+        for stmt in tree.body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str) \
+                    and " " in stmt.value.value.strip() and loads.get(stmt.targets[0].id) \
+                    and all(id(n) in self.skip for n in loads[stmt.targets[0].id]):
+                self.skip.update(id(node) for node in ast.walk(stmt))
 
     def parent(self, node: ast.AST) -> Tuple[Any, str, Optional[int]]:
         return self.parents.get(id(node), (None, "", None))
@@ -1478,21 +1734,29 @@ class _Engine:
         and an expression the diff put where the base had a constant, the constant put back."""
         side = self.terms.get(id(node))
         if isinstance(side, tuple):
-            constant = side[1]
+            what, constant = side
+            said = "the base's constant the diff replaced, put back" if what == "constant" else \
+                "an item the diff added to a sum, as nothing"
             yield self.candidate(
                 "term", node, (node.lineno, node.end_lineno),
-                f"`{_short(self.text(node))}` -> `{constant!r}` (the base's constant the diff replaced, put back)",
+                f"`{_short(self.text(node))}` -> `{constant!r}` ({said})",
                 self.replace(node, repr(constant)), [self.setter(node, ast.Constant(constant))],
             )
             return
-        if side is None or not isinstance(node, (ast.BinOp, ast.Subscript)):
+        if side is None or not isinstance(node, (ast.BinOp, ast.Subscript, ast.Call)):
             return
+        bound = side.startswith("bound-")
+        side = side[len("bound-"):] if bound else side
+        left, right = (node.left, node.right) if isinstance(node, ast.BinOp) else \
+            (node.func.value, node.args[0]) if isinstance(node, ast.Call) and len(node.args) == 1 else \
+            tuple(node.args) if isinstance(node, ast.Call) else (node.value, node.slice)
         term, rest = (node.slice, node.value) if side == "slice" else \
-            (node.right, node.left) if side == "right" else (node.left, node.right)
+            (right, left) if side == "right" else (left, right)
         shown = f"[{_short(self.text(term))}]" if side == "slice" else _short(self.text(term))
         yield self.candidate(
             "term", term, (term.lineno, term.end_lineno),
-            f"`{shown}` dropped (a term the diff added to a value its function computed)",
+            f"`{shown}` dropped (a {'bound the diff put on' if bound else 'term the diff added to'} a value its "
+            f"function computed)",
             self.replace(node, self.text(rest)), [self.setter(node, rest)],
         )
 

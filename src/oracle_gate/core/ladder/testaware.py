@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import Dict, FrozenSet, Iterable, Iterator, List, Optional, Sequence, Set, Tuple, Union
 
 from .mutants import message_parts
-from ..source.stdlib import (REFLECTION, STATE_RESULTS, UNSEEDED, VERSION_NAMES, ZONED, locale_formatted, machine_names,
-                             through_an_instance)
+from ..source.stdlib import (MODULE_GENERATORS, REFLECTION, STATE_RESULTS, UNSEEDED, VERSION_NAMES, given_a_zone,
+                             locale_formatted, machine_names, through_an_instance, under)
 from ..source.symbols import (MODULE, Names, SourceError, argument, bounded, canonical, constant, dotted, is_noop,
                               module_data, parse, render, statement_expressions, subscript_index, walk_owned,
                               walk_scope)
@@ -1097,7 +1097,8 @@ def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple
         directive = _locale_directive(node, names) if id(node) not in arid else ""
         if directive:
             out.append((owner, node.lineno, f"`{owner}` reads `the locale` (a format's `{directive}`)"))
-        reached = _format_reflection(node) or _reflected(node, names) if id(node) not in arid else ""
+        reached = _format_reflection(node) or _reflected(node, names) or (
+            _module_generator(node, names, parents) if owner != MODULE else "") if id(node) not in arid else ""
         if reached:
             out.append((owner, node.lineno, f"`{owner}` reads `{reached}`"))
         if not isinstance(node, (ast.Name, ast.Attribute)) or not isinstance(node.ctx, ast.Load) \
@@ -1114,19 +1115,14 @@ def _machine_reads(source: Optional[str], allowed: FrozenSet[str]) -> List[Tuple
         read = machine_names(resolved, allowed)
         call = parents.get(id(node))
         if isinstance(call, ast.Call) and call.func is node:  # given its zone
-            read -= {r for r in read if len(call.args) >= ZONED.get(r.rpartition(".")[2], len(call.args) + 1)
-                     or (r.rpartition(".")[2] in ZONED and any(k.arg == "tz" for k in call.keywords))}
-        if read and all(_under_any(r, VERSION_NAMES) for r in read) and _compared(node, parents):
+            read = frozenset(r for r in read if not given_a_zone(r, call))
+        if read and all(under(r, VERSION_NAMES) for r in read) and _compared(node, parents):
             read = frozenset()  # a version a comparison asks, for a branch: judged branch by branch
         if isinstance(call, ast.Call) and call.func is node and not call.args and not call.keywords:
             read |= UNSEEDED & resolved  # seeded from the system's entropy
         if read:
             out.append((owner, node.lineno, f"`{owner}` reads `{min(read)}`"))
     return out
-
-
-def _under_any(name: str, names: FrozenSet[str]) -> bool:
-    return any(name == n or name.startswith(n + ".") or name.startswith(n + "[") for n in names)
 
 
 def _compared(node: ast.AST, parents: Dict[int, ast.AST]) -> bool:
@@ -1141,24 +1137,45 @@ def _reflected(node: ast.AST, names: Names) -> str:
     """The reflecting attribute (stdlib.REFLECTION) an attribute or `getattr(x, "...")` reaches on
     any object (`g.__globals__` of the module's own function too), or ""."""
     if isinstance(node, ast.Attribute) and node.attr in REFLECTION:
-        return f"{render(node)[:60]}"
+        return render(node)[:60]
     if isinstance(node, ast.Call) and len(node.args) > 1 and "getattr" in names.resolve(node.func):
         found = sorted(s for s in names.strings(node.args[1]) if s in REFLECTION)
         return f"getattr(..., {found[0]!r})" if found else ""
     return ""
 
 
-def _format_reflection(node: ast.AST) -> str:
-    """The reflecting attribute (stdlib.REFLECTION) a literal's `.format(...)` or `.format_map(...)`
-    field reaches (`"{0.__globals__[sys].executable}".format(f)`), or ""."""
+def _module_generator(node: ast.AST, names: Names, parents: Dict[int, ast.AST]) -> str:
+    """A method called on a random generator the module holds (`_JITTER = random.Random(5)` at
+    module level, `_JITTER.random()` in a function): seeded or not, what it gives depends on how
+    many draws the process made before; a generator a call makes for itself does not."""
+    call = parents.get(id(node))
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and isinstance(call, ast.Call)
+            and call.func is node and names.module_bound(node.value)):
+        return ""
+    made = [b[1] for b in names.bindings(node.value) if b[0] == "value" and isinstance(b[1], ast.Call)]
+    if any(names.resolve(m.func) & MODULE_GENERATORS for m in made):
+        return f"{node.value.id}.{node.attr}` (a generator the module holds, each draw moving its state: " \
+            f"`random.Random"
+    return ""
+
+
+def _format_fields(node: ast.AST) -> List[Tuple[str, str]]:
+    """The (field, spec) pairs of a literal's `.format(...)` or `.format_map(...)` call
+    (`"{0.__globals__[sys]:>9}".format(f)`); [] for any other node, or a literal that is no format."""
     func = node.func if isinstance(node, ast.Call) else None
     if not (isinstance(func, ast.Attribute) and func.attr in ("format", "format_map")
             and isinstance(func.value, ast.Constant) and isinstance(func.value.value, str)):
-        return ""
+        return []
     try:
-        fields = [field for _, field, _, _ in string.Formatter().parse(func.value.value) if field]
+        return [(field or "", spec or "") for _, field, spec, _ in string.Formatter().parse(func.value.value)]
     except ValueError:
-        return ""
+        return []
+
+
+def _format_reflection(node: ast.AST) -> str:
+    """The reflecting attribute (stdlib.REFLECTION) a literal's `.format(...)` or `.format_map(...)`
+    field reaches (`"{0.__globals__[sys].executable}".format(f)`), or ""."""
+    fields = [field for field, _ in _format_fields(node) if field]
     found = sorted({part for field in fields for part in re.split(r"[.\[\]]", field) if part in REFLECTION})
     return f"{found[0]}` (through a format's field `{fields[0][:40]}" if found else ""
 
@@ -1167,19 +1184,13 @@ def _locale_directive(node: ast.AST, names: Names) -> str:
     """The directive the locale fills in (stdlib.locale_formatted) of a format written in the code:
     an f-string's spec (`f"{total:n}"`, `f"{day:%A}"`), `format(value, spec)`, a literal's
     `.format(...)` fields, or `.strftime(...)`'s format on any date; "" for anything else."""
-    specs: List[str] = []
+    specs: List[str] = [spec for _, spec in _format_fields(node) if spec]
     if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):
         specs = [v.value for v in node.format_spec.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
-    elif isinstance(node, ast.Call):
+    elif isinstance(node, ast.Call) and not specs:
         func = node.func
         if isinstance(func, ast.Attribute) and func.attr == "strftime" and node.args:
             specs = sorted(names.strings(node.args[0]))
-        elif isinstance(func, ast.Attribute) and func.attr == "format" and isinstance(func.value, ast.Constant) \
-                and isinstance(func.value.value, str):
-            try:
-                specs = [spec for _, _, spec, _ in string.Formatter().parse(func.value.value) if spec]
-            except ValueError:
-                specs = []
         elif "format" in names.resolve(func) and len(node.args) > 1:
             specs = sorted(names.strings(node.args[1]))
     return next((d for d in map(locale_formatted, specs) if d), "")

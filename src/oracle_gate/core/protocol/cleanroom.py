@@ -52,6 +52,7 @@ import enum
 import hashlib
 import itertools
 import json
+import math
 import re
 import sys
 import zlib
@@ -486,6 +487,15 @@ def _keys_marked(inner: bool, mark: Callable[[str], str] = lambda k: f" {k} ") -
     return widen
 
 
+def _raw_in_json(value: Any) -> Any:
+    """Nothing outside JSON text; inside it (`in_json`), each text value marked, and the mark
+    written as a raw control character (`_json_widened`), which strict JSON refuses."""
+    return _UNCHANGED
+
+
+_raw_in_json.in_json = _values_only(_text(lambda t: t + RAW_MARK))  # type: ignore[attr-defined]
+
+
 def _nulled(value: Any) -> Any:
     """A dict with every value None (JSON's null): a field present and empty."""
     if type(value) is dict and any(v is not None for v in value.values()):
@@ -624,6 +634,18 @@ ASCII_PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"  # string.punctuation
 # round's d39, the eighteenth's d16, d28 and d31).
 INVISIBLE = ("\u00ad\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2066\u2067\u2068\u2069"
              "\ufeff\u115f\u1160\u3164\uffa0\u034f\ufe0f\u2800\u00a0\u3000")
+# The characters that break a line or a field without being seen as one (a tab, a carriage return
+# and line feed, the vertical tab and form feed, the file, group, record and unit separators, the
+# next-line and line and paragraph separators `str.splitlines` breaks on), and NUL: a reader that
+# replaces or splits on one (`name.replace(chr(9), " ")`, `"\r\n"` made `"\n"`) reads another
+# name (a nineteenth outside round's d03 and d04).
+CONTROLS = "\t\r\n\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029\x00"
+LONE_SURROGATE = "\udc80"
+# A tab written raw inside a JSON text's strings (where JSON asks for `\t`): a reader that reads
+# them (`json.loads(text, strict=False)`) takes a document the base refused (a nineteenth round's
+# d23). RAW_MARK, a private-use character, stands where it goes until the text is written.
+RAW_CONTROL, RAW_MARK = "\t", "\U0010fffd"
+UNSEEN = INVISIBLE + CONTROLS + LONE_SURROGATE
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
@@ -640,6 +662,9 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("every integer 0", _number(lambda n: 0)),
     ("as decimal text", _number(lambda n: f"{n}.00")),  # a number on the wire as text: `"1570.00"`
     ("as a Decimal", _number(decimal.Decimal)),  # the exact number, of another type
+    # JSON's non-standard constant, which `json.loads` reads by default (a reader given
+    # `parse_constant=lambda _: 0` books it as 0 where the base refused it: a nineteenth round's d14)
+    ("as NaN", _number(lambda n: math.nan)),
     ("negated, as text", _number(lambda n: str(-n if n else -1))),  # `"-450"`
     ("upper-cased", _text(str.upper, bytes.upper)),
     ("with a non-ASCII letter", _text(lambda t: t + "\u00e9", lambda b: b + "\u00e9".encode("utf-8"))),
@@ -649,6 +674,10 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("with the keys inside it padded with spaces", _keys_marked(True)),
     # a name that ends in punctuation (`"Acme Inc."`): a reader that strips it reads another key
     ("with the keys inside it ending in a full stop", _keys_marked(True, lambda k: f"{k}.")),
+    # a name no reader sees the end of (`"acme\t"`, `"acme\u200b"`): a reader that strips or
+    # translates those characters away books two names as one (a nineteenth round's d10)
+    ("with its keys ending in characters no reader sees", _keys_marked(False, lambda k: k + UNSEEN)),
+    ("with the keys inside it ending in characters no reader sees", _keys_marked(True, lambda k: k + UNSEEN)),
     # a letter and a combining accent, which NFC (and NFKC) fold into one: `e\u0301` -> `\u00e9`
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
@@ -659,6 +688,13 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
      _values_only(_text(lambda t: t + ASCII_PUNCTUATION, lambda b: b + ASCII_PUNCTUATION.encode("ascii")))),
     ("with invisible characters after it",
      _values_only(_text(lambda t: t + INVISIBLE, lambda b: b + INVISIBLE.encode("utf-8")))),
+    ("with control characters after it",
+     _values_only(_text(lambda t: t + CONTROLS, lambda b: b + CONTROLS.encode("utf-8")))),
+    ("with a raw tab inside its JSON strings", _raw_in_json),
+    # a lone surrogate (what JSON's `"\udc80"` and a file name's undecodable byte, read with
+    # `surrogateescape`, give): a reader that encodes and drops it (`encode("utf-8", "ignore")`)
+    # reads another key (the eighteenth outside round's d08); bytes cannot hold one
+    ("with a lone surrogate after it", _values_only(_text(lambda t: t + LONE_SURROGATE))),
     ("with its first key repeated", _text(_key_repeated, lambda b: _encoded(_key_repeated, b))),
     ("with a second document after it", _text(_followed, lambda b: _encoded(_followed, b))),
     ("with a key added", _key_added),
@@ -672,7 +708,7 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
 )
 
 
-TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "negated, as text"})
+TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "as NaN", "negated, as text"})
 # Records of another shape than a function is written for: a head that assumes the shape (an honest
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
@@ -769,6 +805,11 @@ def widenings(args: Tuple[Any, ...], kwargs: Dict[str, Any], constants: Iterable
         a, k, changed = _apply(args, kwargs, _text_repeated_to(n))
         if changed:
             add(f"every text repeated to {n:,} characters, past a constant of the code", a, k)
+        # and the values alone: a document's field names kept, so a reader still finds its fields
+        # (an id cut to `ord('@')` characters: a nineteenth round's d21)
+        a, k, changed = _apply(args, kwargs, _values_only(_text_repeated_to(n)))
+        if changed:
+            add(f"every text value repeated to {n:,} characters, past a constant of the code", a, k)
     for word in words:
         for how, leaf in (("replaced by", lambda t, w=word: w), ("prefixed with", lambda t, w=word: w + t),
                           ("suffixed with", lambda t, w=word: t + w)):
@@ -861,14 +902,25 @@ def _json_widened(value: Any, leaf: Callable[[Any], Any], depth: int) -> Any:
         parsed = json.loads(text)
     except ValueError:
         return None
-    widened, changed = _widen(parsed, leaf, depth + 1)
+    widened, changed = _widen(parsed, getattr(leaf, "in_json", leaf), depth + 1)
     if not changed:
         return None
     try:
         out = json.dumps(widened, ensure_ascii=False)  # a non-ASCII letter stays one, as on the wire
+        out = out.replace(RAW_MARK, RAW_CONTROL) if hasattr(leaf, "in_json") else out
+        # (a lone surrogate, which UTF-8 cannot hold, as JSON escapes it: `\udc80`)
+        return (out.encode("utf-8") if _encodable(out) else json.dumps(widened).encode("ascii")) \
+            if isinstance(value, bytes) else out
     except (TypeError, ValueError):
         return None
-    return out.encode("utf-8") if isinstance(value, bytes) else out
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # -- what the recorder writes ---------------------------------------------------------------------

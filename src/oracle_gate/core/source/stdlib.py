@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import importlib
 import types
-from typing import FrozenSet, Iterable
+from typing import Any, FrozenSet, Iterable
 
 # The standard library's top-level modules (`sys.stdlib_module_names` of CPython 3.10, which 3.9
 # lacks), private ones included.
@@ -70,6 +70,9 @@ READS_IN_PURE_MODULES = frozenset({
     "xml.etree.ElementTree.iterparse", "xml.dom.minidom.parse", "xml.sax.parse",
     # the thread's decimal context: its precision, rounding and traps, set by the program
     "decimal.getcontext", "decimal.setcontext", "decimal.DefaultContext",
+    # the process's codec registry: what another call registered is what an `errors=` name means
+    # (a nineteenth round's d37 made every strict decode replace from a pure `split`)
+    "codecs.register", "codecs.register_error", "codecs.lookup_error", "codecs.unregister",
 })
 # The names of other modules that compute from their arguments alone (or name a constant of the
 # language, not of the machine: `sys.maxsize` is the machine's word, a seventeenth round's 32-bit bomb).
@@ -141,6 +144,9 @@ REFLECTION = frozenset({"__globals__", "__builtins__", "__subclasses__", "__clos
 # context made from the thread's (`decimal.localcontext()`: its rounding and traps are what the
 # program set; `localcontext(Context(...))` reads nothing).
 UNSEEDED = frozenset({"random.Random", "decimal.localcontext"})
+# Generators whose draws depend on every draw before: one the module holds (`_JITTER =
+# random.Random(5)`), called from a function, gives each call what the calls before it left.
+MODULE_GENERATORS = frozenset({"random.Random"})
 # The pure modules' classes with class methods among READS_IN_PURE_MODULES: an instance, or an
 # instance the class holds, reaches them too (`datetime.date(2020, 1, 1).today()`,
 # `datetime.datetime.min.now()`).
@@ -159,13 +165,20 @@ def through_an_instance(name: str) -> bool:
                for c, readers in _CLASS_READERS.items())
 
 
+def given_a_zone(name: str, call: Any) -> bool:
+    """Whether a call (an `ast.Call`) of a ZONED method passes it a zone, by position or `tz=`."""
+    method = name.rpartition(".")[2]
+    return method in ZONED and (len(call.args) >= ZONED[method] or any(k.arg == "tz" for k in call.keywords))
+
+
 def locale_formatted(spec: str) -> str:
     """The directive of a format (a format spec, or strftime's format) that the locale fills in, or ""."""
     found = [d for d in LOCALE_DIRECTIVES if d in spec]
     return found[0] if found else "n" if spec.endswith("n") and "%" not in spec else ""
 
 
-def _under(name: str, names: Iterable[str]) -> bool:
+def under(name: str, names: Iterable[str]) -> bool:
+    """Whether a dotted name is one of `names` or a name under one."""
     return any(name == n or name.startswith(n + ".") for n in names)
 
 
@@ -201,19 +214,21 @@ def reads_the_machine(name: str, allowed: FrozenSet[str] = frozenset()) -> bool:
     no_user_site`, `datetime.date.today`, `open`) reads something other than its arguments: a
     name of the standard library's not named as computing from its arguments alone (nor under
     `allowed`), or a reading builtin, or a name through a reflecting attribute (REFLECTION), or
-    one through another module (`datetime.sys`: `rerooted`). A name outside the standard library
-    is not judged here."""
+    one through another module (`datetime.sys`: `rerooted`), or a private name of a pure module
+    (its state: `json._default_decoder`). A name outside the standard library is not judged here."""
     if not REFLECTION.isdisjoint(name.split(".")[1:]):
         return True
     name = rerooted(name)
     root = name.split(".", 1)[0]
-    if _under(name, allowed) or _under(name, PURE_NAMES_ELSEWHERE):
+    if under(name, allowed) or under(name, PURE_NAMES_ELSEWHERE):
         return False
     if root in READING_BUILTINS:
         return True
     if root not in STDLIB_MODULES or root == "builtins":
         return False
-    return _under(name, READS_IN_PURE_MODULES) or through_an_instance(name) if root in PURE_MODULES else True
+    if root in PURE_MODULES and any(p.startswith("_") and not p.startswith("__") for p in name.split(".")[1:]):
+        return True  # a module's private state (`json._default_decoder`, which every `json.loads` uses)
+    return under(name, READS_IN_PURE_MODULES) or through_an_instance(name) if root in PURE_MODULES else True
 
 
 def machine_names(names: Iterable[str], allowed: FrozenSet[str] = frozenset()) -> FrozenSet[str]:

@@ -331,12 +331,22 @@ def _module_bindings(tree: ast.Module) -> Tuple[Dict[str, List[str]], Dict[str, 
         else:
             names = {n.id for n in walk_scope(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
             data |= names
-        dump = ast.dump(stmt)
-        loaded = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        bound = _unannotated(stmt)  # (what a statement binds, not what a type checker reads of it)
+        dump = ast.dump(bound)
+        loaded = {n.id for n in ast.walk(bound) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
         for name in names:
             binds.setdefault(name, []).append(dump)
             reads.setdefault(name, set()).update(loaded)
     return binds, reads, data - code  # a name also bound by a def, a class or an import is code
+
+
+def _unannotated(stmt: ast.stmt) -> ast.stmt:
+    """An annotated assignment of a name as the plain assignment it runs as (`REQUIRED:
+    Tuple[str, ...] = ("id", "lines")` binds what `REQUIRED = ("id", "lines")` does); any other
+    statement as it is."""
+    if isinstance(stmt, ast.AnnAssign) and stmt.value is not None and stmt.simple:
+        return ast.Assign(targets=[stmt.target], value=stmt.value, type_comment=None)
+    return stmt
 
 
 def module_data(tree: ast.Module) -> Set[str]:
@@ -942,6 +952,10 @@ class Names:
             first = False
             s = s.parent
         return None
+
+    def module_bound(self, node: ast.Name) -> bool:
+        """Whether a name read is the module's own (a global), not a local or a builtin."""
+        return self._lookup(node.id, self._scope.get(id(node), self.module)) is self.module
 
     def bindings(self, node: ast.Name) -> List[tuple]:
         found = self._lookup(node.id, self._scope.get(id(node), self.module))
