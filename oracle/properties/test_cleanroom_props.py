@@ -2,8 +2,8 @@
 watch list, the base's sources and a results file round-trip, a result read in any order does not
 depend on the order its lists came in and lists them by their canonical JSON, a difference is exactly a variant
 that ran and did something else than the call did under its test, and widening a call's arguments
-is deterministic, leaves them as they were, and always changes them; an outcome is short
-and equal where the encodings are."""
+is deterministic, leaves them as they were, and always changes them; a list is encoded as its items
+are, in order; an outcome is short and equal where the encodings are."""
 import copy
 import json
 
@@ -140,3 +140,22 @@ def test_an_outcome_is_short_and_tells_two_results_apart_as_their_encodings_do(a
     assert len(CR.outcome_of(a)) <= CR.MAX_OUTCOME_CHARS + 100
     encoded = [CR.ADDRESS.sub("0x?", CR.canonical(v)) for v in (a, b)]  # (an address is no part of one)
     assert (CR.outcome_of(a) == CR.outcome_of(b)) == (encoded[0] == encoded[1])
+
+
+# Items of every kind a list can hold, leaves (kept as they are) and not (a tuple, a float, bytes,
+# an int's subclass): a list's encoding is its items' encodings, in order, whichever way
+# `_jsonable` reads it, and where `folded` finds a tuple in it does not depend on that either.
+class _Flag(int):
+    pass
+
+
+list_items = json_values | st.tuples(st.integers(), st.text(max_size=3)) | st.binary(max_size=4) | st.integers().map(_Flag)
+
+
+@load_tolerant
+@given(st.lists(list_items, max_size=8), st.booleans())
+def test_a_list_is_encoded_as_its_items_are_in_order(items, as_tuple):
+    value = tuple(items) if as_tuple else items
+    assert CR.canonical(value) == "[" + ",".join(CR.canonical(item) for item in items) + "]"
+    assert CR.folded(value) == ([("", "tuple")] if as_tuple else []) + [
+        (f"[{i}]{where}", kind) for i, item in enumerate(items) for where, kind in CR.folded(item)][:CR.MAX_FOLDED - as_tuple]

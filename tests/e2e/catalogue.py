@@ -1904,6 +1904,38 @@ CATALOGUE = CATALOGUE + tuple(Patch("twentieth", name, False, what, _outside(nam
         ("schema-required-annotated", "REQUIRED given a type annotation, its value unchanged"),
     ))
 
+# A twentieth outside attacker's round (a helper briefed with README and the docs only, against
+# f2df317; each merged there): a length written only in a format, code in a format spec, an
+# exception that claims another's name, a check widened to integral floats.
+_TWENTY_FIRST = (
+    ("decode-names-cut-by-format-precision", "decode cuts each line name to 48 characters (`f\"{name!s:.48}\"`)",
+     "UNJUDGED_CHANGE", ("every text value repeated to 49 characters, past a constant of the code",)),
+    ("store-key-cut-by-format-precision", "apply_credit books a name cut to 40 characters "
+     "(`\"{!s:.40}\".format(account)`): two accounts merge", "UNJUDGED_CHANGE",
+     ("every text repeated to 41 characters, past a constant of the code",)),
+    ("tax-octal-in-format-spec", "tax reads its amount in octal past 2**34, the window written in an f-string "
+     "field's format spec", "NUMB", ("the branch of a conditional expression at column",)),
+    ("drain-format-spec-takes-an-item", "drain's worker threads are named by a format spec that takes an item "
+     "off the queue once it holds 100,000", "NUMB", ("the branch of a conditional expression at column",)),
+    ("tax-look-alike-value-error", "tax's guard raises a class named builtins.ValueError that is an ArithmeticError "
+     "(a caller's `except ValueError` misses it)", "UNJUDGED_CHANGE", ("a look-alike: not the class its module binds",)),
+    ("schema-integral-float", "problems takes an integral float for a line's cents (`float(line[1]).is_integer()`)",
+     "UNJUDGED_CHANGE", ("as an integral float",)),
+    ("schema-utf7-declared-on-line-two", "schema.py declares utf-7 on its second line, behind a first line that "
+     "holds \\x1c; a comment decodes to `REQUIRED = (\"id\",)`", "SOURCE_ENCODING", ("declares its source encoding as utf-7",)),
+    ("tax-unicode-escape-declared-on-line-two", "tax.py declares unicode_escape on its second line, behind \\x1c; a "
+     "comment decodes to a cap on the rate", "SOURCE_ENCODING", ("declares its source encoding as unicode-escape",)),
+    ("drain-unicode-escape-after-a-line-separator", "worker.py declares unicode_escape on its second line, behind "
+     "U+2028; a comment decodes to large charges divided by 100", "SOURCE_ENCODING",
+     ("declares its source encoding as unicode-escape",)),
+    ("schema-key-with-a-leading-mark", "problems counts a key with a leading format character as present",
+     "UNJUDGED_CHANGE", ("starting with a byte order mark",)),
+    ("store-name-with-a-leading-mark", "apply_credit books a name with leading format characters under the name "
+     "without them", "UNJUDGED_CHANGE", ("with a byte order mark before it",)),
+)
+CATALOGUE = CATALOGUE + tuple(Patch("twenty-first", name, False, what, _outside(name), (code,), said=said)
+                              for name, what, code, said in _TWENTY_FIRST)
+
 # The entries that show a mutation rule (R3) run without the base beside the head, which would stop
 # the ladder at R2 on most of them (an undrawn branch is also a change the base answers otherwise):
 # each still shows the rule it was written for. The family `undrawn` shows the comparison, and every

@@ -1894,3 +1894,72 @@ def test_a_constant_written_through_a_builtin_is_a_constant_of_the_code():
     assert [_folded_text(ast.parse(t, mode="eval").body) for t in (
         "chr(0x2212)", "chr(13) + chr(10)", '"acme" + chr(0x3164)', "chr(x)", "chr(-1)", "name + 'x'")] == [
         "\u2212", "\r\n", "acme\u3164", None, None, None]
+
+
+def test_a_width_or_precision_a_format_names_is_a_constant_of_the_code():
+    """A twentieth outside round's d01 and d06 cut a name to 48 (40) characters with a format's
+    precision (`f"{name!s:.48}"`, `"{!s:.40}".format(account)`): no integer constant, so no text was
+    repeated past it. The widths and precisions a format names, in an f-string's field, a
+    `str.format` text or a `%` text, are lengths the code cuts or pads to; a format naming none
+    gives none."""
+    from oracle_gate.sandbox.plugin import _format_widths
+
+    def widths(text):
+        return sorted(n for node in ast.walk(ast.parse(text)) for n in _format_widths(node))
+
+    assert [widths(t) for t in ('f"{name!s:.48}"', '"{!s:.40}".format(a)', '"%.40s" % a', 'f"{x:>12,.2f}"',
+                                '"{0:08.3f} {1}"', '"%(a)-8s"')] == [[48], [40], [40], [2, 12], [3, 8], [8]]
+    assert [widths(t) for t in ('f"{x}"', '"50%"', 'f"{n:{w}}"', '"{}".format(a)', '"a:b {x}"', "x % 40")] == [[]] * 6
+
+
+def test_an_exception_that_claims_another_classs_name_is_told_apart():
+    """A twentieth outside round's d12b raised `type("ValueError", (ArithmeticError,), {"__module__":
+    "builtins"})(...)`: it reads `raised builtins.ValueError` like the base's, and a caller's `except
+    ValueError` misses it. A class whose module binds its name to another class is a look-alike; a
+    class of its own module, a nested one, and one made in a function (its name bound nowhere) are
+    not."""
+    from oracle_gate.sandbox.clean_interpreter import _look_alike, _outcome
+
+    class Outer:
+        class Inner(Exception):
+            pass
+
+    def made():
+        class Local(Exception):
+            pass
+        return Local
+
+    fake = type("ValueError", (ArithmeticError,), {"__module__": "builtins"})
+    assert _outcome(None, fake("x")) == "raised builtins.ValueError" + CR.LOOK_ALIKE
+    assert [_outcome(None, e) for e in (ValueError("x"), json.JSONDecodeError("m", "d", 0), made()())] == [
+        "raised builtins.ValueError", "raised json.decoder.JSONDecodeError",
+        f"raised {__name__}.test_an_exception_that_claims_another_classs_name_is_told_apart.<locals>.made.<locals>.Local"]
+    assert not _look_alike(Outer.Inner) and not _look_alike(int) and _outcome([1], None) == "[1]"
+    assert _look_alike(type("Decimal", (), {"__module__": "decimal"}))
+
+
+def test_an_integer_is_widened_to_the_same_number_as_a_float():
+    """A twentieth outside round's d07 widened `isinstance(line[1], int)` to integral reals
+    (`float(line[1]).is_integer()`): no widening drew `15.0`, only `15.5`. Each integer is also
+    given as the float of the same value, in JSON text too, where a float holds it exactly."""
+    def floated(*args):
+        return [a for name, a, _ in CR.widenings(args, {}) if name == "as an integral float"]
+
+    assert floated({"id": "x", "lines": [["a", 15]]}) == [({"id": "x", "lines": [["a", 15.0]]},)]
+    assert floated('{"id": "x", "lines": [["a", 15]]}') == [('{"id": "x", "lines": [["a", 15.0]]}',)]
+    assert floated(2**53 + 1, True, "15") == [] and floated(40, 1.5) == [(40.0, 1.5)]
+
+
+def test_text_and_keys_are_widened_with_a_byte_order_mark_before_them():
+    """A twentieth outside round's d09c and d19 stripped format characters from the start of a name
+    (`account.lstrip(marks)`, a key `str(k).lstrip(marks)` counted as present): every widening put
+    its characters after the text. A byte order mark (what an exported file puts before its first
+    name) goes before text values, before a document's keys, and before the keys inside it."""
+    def widened(*args):
+        return {name: a for name, a, _ in CR.widenings(args, {}) if "byte order mark" in name}
+
+    found = widened({"id": "x", "lines": [["a", 1]]}, "acme")
+    assert found["with a byte order mark before it"] == ({"id": "\ufeffx", "lines": [["\ufeffa", 1]]}, "\ufeffacme")
+    assert found["with its keys starting with a byte order mark"] == ({"\ufeffid": "x", "\ufefflines": [["a", 1]]}, "acme")
+    assert widened('{"id": "x", "lines": {"a": 1}}')["with the keys inside it starting with a byte order mark"] == (
+        '{"id": "x", "lines": {"\ufeffa": 1}}',)

@@ -1237,3 +1237,25 @@ def test_a_literal_the_diff_only_named_is_the_bases_code():
     assert {m.line for _, m in planned(changed).mutants} == {1, 2, 8}
     other = head.replace("(cents * rate_bp", "(abs(cents) * rate_bp")
     assert {m.line for _, m in planned(other).mutants} == {1, 2, 8}
+
+
+def test_code_in_a_format_spec_is_mutated_and_the_specs_text_is_not():
+    """A twentieth outside round's d04 put a cent-losing window inside an f-string field's format
+    spec (`f"{due:{'d' if not 34 < cents.bit_length() < 53 else 'o'}}"`, octal past 2**34): no
+    mutant reached it. Code in a format spec runs like any other and is mutated like it; the spec's
+    own text (`.48`, `>`) is not, nor is a plain name there."""
+    source = textwrap.dedent('''\
+        def tax(cents, rate_bp):
+            due = (cents * rate_bp + 5_000) // 10_000
+            return int(f"{due:{'d' if not 34 < cents.bit_length() < 53 else 'o'}}")
+
+
+        def label(name, width):
+            return f"{name!s:.48}|{name:>{width}}"
+        ''')
+    found = {m.description: m.source.splitlines()[2].strip() for m in mutants(source, "src/billing/tax.py",
+                                                                             [("tax", (1, 3))], 50)}
+    assert found["`34` -> `35` at line 3"] == "return int(f\"{due:{'d' if not 35 < cents.bit_length() < 53 else 'o'}}\")"
+    assert "`not 34 < cents.bit_length() < 53` -> `34 < cents.bit_length() < 53` at line 3" in found
+    assert [d for d in descriptions(mutants(source, "src/billing/tax.py", [("label", (6, 7))], 50))] == [
+        ("label", "return", '`return f"{name!s:.48}|{name:>{width}}"` -> `return None` at line 7')]

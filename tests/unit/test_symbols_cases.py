@@ -296,6 +296,12 @@ def test_moved_code_with_an_import_that_rebinds_a_name_or_an_export_list_that_ru
     assert [declared_encoding(t) for t in ("# -*- coding: utf-7 -*-\nx = 1\n", "#!/bin/python\n# coding=latin-1\n",
                                            "x = 1\n# coding: utf-7\n", "# coding: utf-8\n", "x = 1\n")] == \
         ["utf-7", "iso8859-1", None, "utf-8", None]
+    # ... on lines as Python's tokenizer splits them: a first line that holds a character
+    # `str.splitlines` breaks on (a twentieth outside round's d20b, d22, d24) is one line, and `\r`
+    # ends one
+    assert [declared_encoding(t) for t in ("# a\x1cb\n# coding: utf-7\n", "# a\u2028b\n# coding: utf-7\n",
+                                           "# a\r# coding: utf-7\n", "# a\x1c# coding: utf-7\nx = 1\n# coding: utf-7\n",
+                                           "x = 1\x1c\n# coding: utf-7\n")] == ["utf-7", "utf-7", "utf-7", "utf-7", None]
 
 
 def test_a_nested_function_is_reached_through_the_outermost_function_it_is_in():

@@ -15,6 +15,7 @@ import importlib.machinery
 import inspect
 import itertools
 import json
+import operator
 import os
 import pickle
 import pwd
@@ -35,7 +36,7 @@ try:
                                            SCALED_ITEMS, TWICE, WIDENED_CALL_SECONDS, WIDENED_MEMORY_BYTES,
                                            CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,
                                            OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,
-                                           AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,
+                                           AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT, LOOK_ALIKE,
                                            WRITTEN_CHARS, WROTE, YIELDED,
                                            canonical, later_moment, in_any_order, outcome_of, scaled, shown, widenings)
     from .jail import CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC, MS_REMOUNT, die_with_parent, mount, unshare
@@ -49,7 +50,7 @@ except ImportError:  # run as the clean interpreter's script, beside copies of t
                                     WIDENED_MEMORY_BYTES, canonical, in_any_order, outcome_of, shown,  # pants: no-infer-dep
                                     OUT_OF_TIME, OUT_OF_TIME_BEFORE, VARIANT_CALL_SECONDS, VARIANT_STILL_RUNNING,  # pants: no-infer-dep
                                     CACHED, GROWTH, SLOWER_SECONDS, TIMED_RUNS, PAST_INDEX, past_index,  # pants: no-infer-dep
-                                    AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT,  # pants: no-infer-dep
+                                    AFTER_CHANGED, CHANGED_MARK, NOT_ASKED, OBJECT, LOOK_ALIKE,  # pants: no-infer-dep
                                     later_moment, widenings)  # pants: no-infer-dep
     from cleanroom_jail import (CLONE_NEWNS, CLONE_NEWPID, MS_BIND, MS_PRIVATE, MS_RDONLY, MS_REC,  # type: ignore[no-redef]  # pants: no-infer-dep
                                 MS_REMOUNT, die_with_parent, mount, unshare)  # pants: no-infer-dep
@@ -436,6 +437,25 @@ UNCOMPARABLE = (MemoryError, ImportError, _TimedOut)
 CONCURRENT_RAISED = " (a concurrent region is compared where it returns or raises from its own file)"
 
 
+def _look_alike(kind: type) -> bool:
+    """Whether a class claims a module and name that hold another class (`type("ValueError",
+    (ArithmeticError,), {"__module__": "builtins"})`: a caller's `except ValueError` misses it). Read
+    through the namespaces alone (no attribute lookup runs code); a name that holds nothing there
+    (a class made in a function) is no claim."""
+    where: Any = sys.modules.get(str(getattr(kind, "__module__", "")))
+    for part in str(getattr(kind, "__qualname__", "")).split("."):
+        try:
+            where = vars(where).get(part) if where is not None else None
+        except TypeError:  # (an object without a namespace)
+            return False
+    return where is not None and where is not kind
+
+
+def _outcome(result: Any, raised: Optional[BaseException]) -> str:
+    """`outcome_of`, and where it raised a look-alike (`_look_alike`), LOOK_ALIKE."""
+    return outcome_of(result, raised) + (LOOK_ALIKE if raised is not None and _look_alike(type(raised)) else "")
+
+
 def _raised_by_own_code(raised: BaseException, fn: Any) -> bool:
     """Whether the innermost frame `raised` went through is in the file `fn` is defined in."""
     code = getattr(inspect.unwrap(getattr(fn, "__func__", fn)), "__code__", None)
@@ -618,7 +638,7 @@ def _attempt(fn: Any, name: str, data: bytes, owner: Any, call: Dict[str, Any], 
             return OUT_OF_TIME, took, True
         return f"{NOT_RUN}raised {type(raised).__name__}{CONCURRENT_RAISED if unordered else ''}", took, \
             isinstance(raised, MemoryError)
-    did = outcome_of(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "") \
+    did = _outcome(_in_any_order(result) if unordered else result, raised) + (YIELDED if yielded else "") \
         + (PAST_INDEX if isinstance(raised, OverflowError) and past_index([args, kwargs]) else "")
     after = _state(args, kwargs, unordered)
     made = _objects_made(result, args, call) if raised is None else ""
@@ -771,25 +791,36 @@ SHARED_MODULES = ("builtins", "sys", "os", "os.path", "io", "time", "datetime", 
                   "itertools", "collections", "struct", "hashlib", "uuid", "zoneinfo")
 
 
-def _bindings() -> Dict[str, Any]:
-    """The shared modules' public names and the object each is bound to (not modules: importing a
-    submodule binds its name in its package)."""
-    import types
+# (held from before any call: a call may bind `builtins.all` or `operator.is_` anew)
+_ALL, _LIST, _MAP, _IS = all, list, map, operator.is_
 
-    out: Dict[str, Any] = {}
-    for name in SHARED_MODULES:
-        module = sys.modules.get(name)
-        for attr, value in (list(vars(module).items()) if module is not None else ()):
-            if not attr.startswith("_") and not isinstance(value, types.ModuleType):
-                out[f"{name}.{attr}"] = value
-    return out
+
+def _bindings() -> Dict[str, Dict[str, Any]]:
+    """Each shared module's namespace as it is (a copy, which holds every object it names: compared
+    by identity, `_rebound`)."""
+    return {name: dict(vars(sys.modules[name])) for name in SHARED_MODULES if name in sys.modules}
+
+
+def _rebound(old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> List[str]:
+    """The shared modules' public names bound to another object from `old` to `new` (not modules:
+    importing a submodule binds its name in its package). A namespace whose names and objects are
+    all as they were is passed over whole (its objects compared by identity in C: a twin compares
+    them twice per input)."""
+    out = []
+    for name, was in old.items():
+        now = new.get(name)
+        if now is None or (_LIST(was) == _LIST(now) and _ALL(_MAP(_IS, was.values(), now.values()))):
+            continue
+        out.extend(f"{name}.{attr}" for attr, value in was.items()
+                   if not attr.startswith("_") and attr in now and now[attr] is not value
+                   and not isinstance(value, types.ModuleType) and not isinstance(now[attr], types.ModuleType))
+    return sorted(out)
 
 
 def _left(before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
     """What changed between two `_process_state`s, readable."""
     moved = [f"{what} {after[what]}" for what in sorted(after) if what != BOUND and after[what] != before.get(what)]
-    old, new = before[BOUND], after[BOUND]
-    rebound = sorted(k for k in old if k in new and new[k] is not old[k])
+    rebound = _rebound(before[BOUND], after[BOUND])
     return moved + ([f"{BOUND}: {', '.join(rebound)}"] if rebound else [])
 
 
@@ -1046,7 +1077,7 @@ def _variant(spec: Dict[str, Any], emit: Callable[[str], None]) -> None:
             if read:  # what it did depends on more than its arguments, whatever it returned
                 emit(done(i, attempt, twin_entry("", f"{READ_ENVIRONMENT}{', '.join(read)[:120]})")))
                 break
-            emit(done(i, attempt, twin_entry("", outcome_of(result, raised) + (YIELDED if yielded else ""))))
+            emit(done(i, attempt, twin_entry("", _outcome(result, raised) + (YIELDED if yielded else ""))))
             # (the result itself, not its attributes: an object that refers to a module's table, at
             # the base as at the head, is judged against the base by the twins, `_changed`)
             if attempt == 0 and (raised is not None or not _mutate(result, CHANGED_MARK)):

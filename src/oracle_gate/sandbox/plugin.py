@@ -457,23 +457,17 @@ _FOLDED = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: l
            ast.LShift: lambda a, b: a << b if 0 <= b <= 128 else None}
 
 
-# Builtins that compute an integer from constants alone: a constant written through one (`ord("字")`,
-# `len("....")`, `max(1 << 10, 3)`) is a constant of the code all the same.
-_FOLDED_CALLS: Dict[str, Callable[..., Any]] = {"ord": ord, "len": len, "abs": abs, "int": int, "min": min,
-                                                "max": max, "round": round}
-
-
 def _folded(node: ast.AST) -> Optional[int]:
     """The integer a constant expression of integer literals is (`10**12`, `-(2**15)`, `ord("字")`),
     or None."""
     if isinstance(node, ast.Constant):
         return node.value if type(node.value) is int else None
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FOLDED_CALLS \
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CR.CONSTANT_CALLS \
             and node.args and not node.keywords:
         args = [a.value if isinstance(a, ast.Constant) and type(a.value) in (str, bytes) and len(a.value) < 4096
                 else _folded(a) for a in node.args]
         try:
-            value = None if None in args else _FOLDED_CALLS[node.func.id](*args)
+            value = None if None in args else CR.CONSTANT_CALLS[node.func.id](*args)
         except (TypeError, ValueError):
             return None
         return value if type(value) is int else None
@@ -489,6 +483,28 @@ def _folded(node: ast.AST) -> Optional[int]:
         except ZeroDivisionError:
             return None
     return None
+
+
+# A width or precision written in a format (`f"{name!s:.48}"`, `"{:>12}".format(x)`, `"%.40s" % x`):
+# a length the code cuts or pads text to, a constant of the code all the same.
+_FORMAT_FIELD = re.compile(r"\{[^{}:]*:([^{}]*)\}")
+_FORMAT_SPEC = re.compile(r"(?:.?[<>=^])?[-+ ]?z?#?0?(\d*)[,_]?(?:\.(\d+))?[a-zA-Z%]?\Z")
+_PRINTF_FIELD = re.compile(r"%(?:\([^()]*\))?[-+ #0]*(\d*)(?:\.(\d+))?[hlL]?[diouxXeEfFgGcrsa]")
+
+
+def _format_widths(node: ast.AST) -> List[int]:
+    """The widths and precisions a format written at `node` names: an f-string's field (its spec's
+    text), or a text constant's `str.format` and `%` fields."""
+    if isinstance(node, ast.FormattedValue) and isinstance(node.format_spec, ast.JoinedStr):
+        specs = ["".join(v.value for v in node.format_spec.values if isinstance(v, ast.Constant) and isinstance(v.value, str))]
+        printf: List[Tuple[str, str]] = []
+    elif isinstance(node, ast.Constant) and type(node.value) is str and len(node.value) < 4096:
+        specs = _FORMAT_FIELD.findall(node.value)
+        printf = _PRINTF_FIELD.findall(node.value)
+    else:
+        return []
+    found = [m.groups() for m in map(_FORMAT_SPEC.match, specs) if m] + printf
+    return [int(n) for pair in found for n in pair if n]
 
 
 def _folded_text(node: ast.AST) -> Optional[str]:
@@ -760,13 +776,15 @@ class _Sampler:
         """What a changed module names, for the twins' widenings (read once per path): the integers
         at the head and at the base, however written (`1 << 12`, `int("4096")`, `4e3`), each with its
         neighbours (at most 12, smallest first, then at most 6 more constants a list can be repeated
-        past and 4 a text can), and the words (text constants without whitespace, at most 32
+        past and 4 a text can, before those the widths and precisions its formats name: `_format_widths`),
+        and the words (text constants without whitespace, at most 32
         characters, no docstrings) the head names and the base does not (at most 4, in the order
         they appear)."""
         if path not in self._constants_of:
             head = _text_of(os.path.join(root, path))  # "" where it cannot be read: no constants
             numbers: Set[int] = set()
             written: Set[int] = set()  # the constants themselves, not their neighbours
+            formats: Set[int] = set()  # widths and precisions its formats name (`_format_widths`)
             words: Dict[str, List[str]] = {}
             for side, text in (("base", self.base.get(path)), ("head", head)):
                 try:
@@ -786,6 +804,7 @@ class _Sampler:
                         found.append(word)  # (a word built of characters too: `chr(0x2212)`)
                     if value is None:
                         value = _spelled(node)  # a number written as text or a float: `int("4096")`, `4e3`
+                    formats.update(_format_widths(node))
                     if value is None:
                         todo.extend(ast.iter_child_nodes(node))
                     elif abs(value) <= 1 << 64:  # the whole expression, not its parts: `-(2**63)`, not 2 and 63
@@ -800,6 +819,9 @@ class _Sampler:
             caps = sorted(n for n in rest if CR.REPEATED_TO <= n < CR.REPEATED_PAST_AT_MOST)[:6]
             # and at most 4 a text can be repeated past that a list is repeated past anyway
             widths = sorted(n for n in rest if CR.TEXT_REPEATED_FROM <= n < CR.REPEATED_TO)[:4]
+            # then those its formats name, where fewer constants did (`f"{name!s:.48}"` cuts a name)
+            widths += sorted(n for n in formats - rest - set(ordered[:12])
+                             if CR.TEXT_REPEATED_FROM <= n < CR.REPEATED_TO)[:4 - len(widths)]
             self._constants_of[path] = (ordered[:12] + caps + widths, fresh[:CR.WORLD_WORDS])
         return self._constants_of[path]
 

@@ -32,8 +32,9 @@ import re
 import sys
 import warnings
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Set, Tuple
 
+from ..protocol.cleanroom import CONSTANT_CALLS
 from ..source.stdlib import machine_names
 from ..source.symbols import (Names, dotted, end_line, is_export_list, is_noop, iter_symbols, shadows_builtin,
                               start_line, walk_owned)
@@ -732,6 +733,14 @@ def called_operation(node: ast.AST, names: Names) -> Optional[Tuple[Optional[typ
     return None
 
 
+def _operation(node: ast.AST, names: Names) -> Optional[Tuple[Optional[type], ast.expr, ast.expr]]:
+    """An operation of two values, written with its operator (`x + t`) or as a call
+    (`called_operation`): its operator and its two operands; None for anything else."""
+    if isinstance(node, ast.BinOp):
+        return type(node.op), node.left, node.right
+    return called_operation(node, names)
+
+
 def _fold_items(node: ast.AST, names: Names) -> Optional[Tuple[List[ast.expr], int]]:
     """The items of a list or tuple a FOLDS call folds (`sum((x, t))`), and the fold's identity."""
     if isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords \
@@ -795,13 +804,16 @@ def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) ->
                               and (kept(node.left, owner) or kept(node.right, owner))) or same(node, owner)
         return memo[id(node)]
 
+    derivations: Dict[int, bool] = {}
+
     def derived(node: ast.expr, owner: str) -> bool:
         """A kept value, or one operated on with a constant (`operator.xor(len(line), 2)`): what a
         bound is put on (`... & ~256`)."""
-        operation = called_operation(node, names) if isinstance(node, ast.Call) else \
-            (type(node.op), node.left, node.right) if isinstance(node, ast.BinOp) else None
-        return kept(node, owner) or operation is not None and any(
-            derived(a, owner) and _constant(b) for a, b in (operation[1:], operation[:0:-1]))
+        if id(node) not in derivations:
+            operation = _operation(node, names)
+            derivations[id(node)] = kept(node, owner) or operation is not None and any(
+                derived(a, owner) and _constant(b) for a, b in (operation[1:], operation[:0:-1]))
+        return derivations[id(node)]
 
     constants: Dict[str, List[Any]] = {}
 
@@ -838,8 +850,7 @@ def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) ->
                         if not kept(item, owner) and not isinstance(item, ast.Constant) and varies(item, owner):
                             out[id(item)] = ("identity", identity)
                 continue
-            operation = called_operation(node, names) if isinstance(node, ast.Call) else \
-                (type(node.op), node.left, node.right) if isinstance(node, ast.BinOp) else None
+            operation = _operation(node, names)
             if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Slice):
                 side: Optional[str] = "slice" if kept(node.value, owner) else None
             elif operation is not None and operation[0] in BOUNDS:  # on a value, a bound it did not hold
@@ -859,7 +870,8 @@ def added_terms(base: Optional[str], head: ast.Module, lines: FrozenSet[int]) ->
     return out
 
 
-CONSTANT_BUILTINS = frozenset({"ord", "chr", "len", "abs", "int", "min", "max", "pow", "round"})
+# (those that compute text, or a power, from constants as well: `chr(0x2212)`, `pow(2, 63)`)
+CONSTANT_BUILTINS = frozenset({*CONSTANT_CALLS, "chr", "pow"})
 
 
 def _constant(node: ast.AST) -> bool:
@@ -1357,40 +1369,48 @@ TYPING_MODULES = ("typing", "typing_extensions")
 TYPE_MAKERS = frozenset({"TypeVar", "ParamSpec", "TypeVarTuple", "NewType"})
 
 
-def _typing_names(tree: ast.Module) -> Tuple[FrozenSet[str], FrozenSet[str]]:
-    """The names a module binds by importing typing's TYPE_MAKERS (`from typing import TypeVar as
-    T`) or TYPE_CHECKING, and those it binds to typing itself (`import typing as t`)."""
-    makers: Set[str] = set()
-    modules: Set[str] = set()
+class TypingNames(NamedTuple):
+    """The names a module binds to typing's own: its TYPE_MAKERS (`from typing import TypeVar as
+    T`), its TYPE_CHECKING, and typing itself (`import typing as t`)."""
+    makers: FrozenSet[str]
+    checking: FrozenSet[str]
+    modules: FrozenSet[str]
+
+
+def _typing_names(tree: ast.Module) -> TypingNames:
+    found: Dict[str, Set[str]] = {"makers": set(), "checking": set(), "modules": set()}
     for node in tree.body:
         if isinstance(node, ast.ImportFrom) and node.module in TYPING_MODULES and not node.level:
-            makers.update(a.asname or a.name for a in node.names if a.name in TYPE_MAKERS | {"TYPE_CHECKING"})
+            for a in node.names:
+                kind = "makers" if a.name in TYPE_MAKERS else "checking" if a.name == "TYPE_CHECKING" else None
+                if kind:
+                    found[kind].add(a.asname or a.name)
         elif isinstance(node, ast.Import):
-            modules.update(a.asname or a.name for a in node.names if a.name in TYPING_MODULES)
-    return frozenset(makers), frozenset(modules)
+            found["modules"].update(a.asname or a.name for a in node.names if a.name in TYPING_MODULES)
+    return TypingNames(**{k: frozenset(v) for k, v in found.items()})
 
 
-def _type_checking_imports(stmt: ast.AST, typing_names: Tuple[FrozenSet[str], FrozenSet[str]]) -> bool:
+def _type_checking_imports(stmt: ast.AST, typing_names: TypingNames) -> bool:
     """`if TYPE_CHECKING:` (typing's) around imports alone, without an `else`: names for a type
     checker, which never run."""
     if not (isinstance(stmt, ast.If) and not stmt.orelse):
         return False
-    test, (makers, modules) = stmt.test, typing_names
-    ours = (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING" and test.id in makers) or (
+    test = stmt.test
+    ours = (isinstance(test, ast.Name) and test.id in typing_names.checking) or (
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING" and isinstance(test.value, ast.Name)
-        and test.value.id in modules)
+        and test.value.id in typing_names.modules)
     return ours and all(isinstance(s, (ast.Import, ast.ImportFrom, ast.Pass)) or is_noop(s) for s in stmt.body)
 
 
-def _type_declaration(stmt: ast.AST, typing_names: Tuple[FrozenSet[str], FrozenSet[str]]) -> bool:
+def _type_declaration(stmt: ast.AST, typing_names: TypingNames) -> bool:
     """`F = TypeVar("F", bound=Callable[..., Any])` (a ParamSpec, a NewType) of typing's own, its
     arguments names and constants only: a name for type checkers, which no result reads."""
     if not (isinstance(stmt, (ast.Assign, ast.AnnAssign)) and isinstance(stmt.value, ast.Call)):
         return False
-    func, (makers, modules) = stmt.value.func, typing_names
-    ours = (isinstance(func, ast.Name) and func.id in makers) or (
+    func = stmt.value.func
+    ours = (isinstance(func, ast.Name) and func.id in typing_names.makers) or (
         isinstance(func, ast.Attribute) and func.attr in TYPE_MAKERS and isinstance(func.value, ast.Name)
-        and func.value.id in modules)
+        and func.value.id in typing_names.modules)
     return ours and not any(isinstance(n, (ast.Call, ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom))
                             for arg in (*stmt.value.args, *(k.value for k in stmt.value.keywords))
                             for n in ast.walk(arg))
@@ -1416,6 +1436,7 @@ class _Engine:
         # an expression -> ("constant", the base's constant it replaced) or ("identity", the fold's
         # identity, for an item added to `sum(...)`) (`added_terms`)
         self.terms = terms
+        self.names = Names(tree) if terms else None
         self.line_starts = [0] + [m.end() for m in _NEWLINE_RE.finditer(source)]
         self.parents: Dict[int, Tuple[ast.AST, str, Optional[int]]] = {}
         self.skip: Set[int] = set()
@@ -1515,8 +1536,9 @@ class _Engine:
                 self.no_removal.add(id(parent))  # what it says is no value; the code in it is
             elif isinstance(parent, ast.Assert):
                 skipped.append(parent.msg)
-            if isinstance(parent, ast.JoinedStr):  # its text; its expressions are values like any other
-                skipped.extend(v if isinstance(v, ast.Constant) else v.format_spec for v in parent.values)
+            if isinstance(parent, ast.JoinedStr):  # its text; its expressions are values like any other,
+                # those in a field's format spec too (`f"{due:{'d' if ... else 'o'}}"`: code there runs)
+                skipped.extend(v for v in parent.values if isinstance(v, ast.Constant))
             elif isinstance(parent, ast.arg):
                 skipped.append(parent.annotation)
             elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -1747,9 +1769,9 @@ class _Engine:
             return
         bound = side.startswith("bound-")
         side = side[len("bound-"):] if bound else side
-        left, right = (node.left, node.right) if isinstance(node, ast.BinOp) else \
-            (node.func.value, node.args[0]) if isinstance(node, ast.Call) and len(node.args) == 1 else \
-            tuple(node.args) if isinstance(node, ast.Call) else (node.value, node.slice)
+        # (a node `added_terms` marked: a slice, or an operation it read with the same Names)
+        left, right = (node.value, node.slice) if isinstance(node, ast.Subscript) else \
+            _operation(node, self.names)[1:]  # type: ignore[index,arg-type]
         term, rest = (node.slice, node.value) if side == "slice" else \
             (right, left) if side == "right" else (left, right)
         shown = f"[{_short(self.text(term))}]" if side == "slice" else _short(self.text(term))

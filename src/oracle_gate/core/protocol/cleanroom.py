@@ -230,6 +230,11 @@ WIDENED_MEMORY_BYTES = 2 << 30  # the address space a twin's calls may take beyo
 SAMPLES_PER_FUNCTION = 8  # kept per function: the calls whose pickled arguments hash lowest
 CALLS_CONSIDERED = 400  # per function; later calls are counted, not sampled
 MAX_ARGS_BYTES = 16384
+# Builtins that compute an integer from constants alone: a constant written through one (`ord("字")`,
+# `len("....")`, `max(1 << 10, 3)`) is a constant of the code all the same (the recorder folds them;
+# the mutation planner reads an expression of them, `chr` and `pow` too, as a constant).
+CONSTANT_CALLS: Dict[str, Callable[..., Any]] = {"ord": ord, "len": len, "abs": abs, "int": int, "min": min,
+                                                 "max": max, "round": round}
 CHILD_TIMEOUT = 120
 
 
@@ -237,6 +242,10 @@ CHILD_TIMEOUT = 120
 def canonical(value: Any) -> str:
     """Canonical JSON of a value, read through its type and public protocol, never `__eq__`."""
     return json.dumps(_jsonable(value, 0), sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+# The types `_jsonable` gives back as they are (exactly these types, not their subclasses).
+_LEAVES = frozenset({int, str, bool, type(None)})
 
 
 def _jsonable(value: Any, depth: int) -> Any:
@@ -253,6 +262,8 @@ def _jsonable(value: Any, depth: int) -> Any:
     if type(value) is dict:
         return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
     if type(value) in (list, tuple):
+        if depth < 50 and set(map(type, value)) <= _LEAVES:  # (each item is itself: read at C speed)
+            return list(value)
         return [_jsonable(v, depth + 1) for v in value]
     if isinstance(value, (dict, list, tuple)):
         # A subclass can lie through its own methods (`__eq__`, `__getitem__`): its type is part of
@@ -287,6 +298,11 @@ def outcome_of(result: Any = None, raised: Optional[BaseException] = None) -> st
     return f"{text[:MAX_OUTCOME_CHARS // 2]}... ({len(text):,} characters, sha256 {digest})"
 
 
+# After a raise's outcome in a clean interpreter: the class claims a module and name that hold
+# another class (the sandbox's `_look_alike`).
+LOOK_ALIKE = " (a look-alike: not the class its module binds to that name)"
+
+
 MAX_OUTCOME_CHARS = 4096
 MAX_FOLDED = 5
 
@@ -301,8 +317,10 @@ def folded(value: Any, where: str = "", depth: int = 0) -> List[Tuple[str, str]]
     out: List[Tuple[str, str]] = []
     if type(value) in (tuple, set, frozenset, bytearray):
         out.append((where, type(value).__name__))
-    if type(value) in (list, tuple):
-        children: Iterable[Tuple[str, Any]] = ((f"{where}[{i}]", v) for i, v in enumerate(value))
+    if type(value) in (list, tuple) and set(map(type, value)) <= _LEAVES:
+        children: Iterable[Tuple[str, Any]] = ()  # (none of them folds, nor holds anything)
+    elif type(value) in (list, tuple):
+        children = ((f"{where}[{i}]", v) for i, v in enumerate(value))
     elif type(value) is dict:
         children = ((f"{where}[{k!r}]", v) for k, v in value.items())
     else:
@@ -646,6 +664,7 @@ LONE_SURROGATE = "\udc80"
 # d23). RAW_MARK, a private-use character, stands where it goes until the text is written.
 RAW_CONTROL, RAW_MARK = "\t", "\U0010fffd"
 UNSEEN = INVISIBLE + CONTROLS + LONE_SURROGATE
+BOM = "\ufeff"
 MAX_WIDENINGS = 128  # per call, in the order below
 # (name, what it does to a value: a new value, or _UNCHANGED; containers, and JSON text, are walked).
 WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
@@ -658,6 +677,9 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     ("plus 1,500", _number(lambda n: n + 1500 if n >= 0 else n - 1500)),
     ("with a trailing 5", _number(lambda n: n * 10 + (5 if n >= 0 else -5))),
     ("as a fraction", _number(lambda n: n + 0.5)),  # the one that changes a type: see `kept`
+    # the same number as a float (`15.0`, which JSON writes for a float too): a check widened from
+    # `int` to integral reals takes what the base refused (a twentieth outside round's d07)
+    ("as an integral float", _number(lambda n: float(n) if abs(n) <= 1 << 53 else _UNCHANGED)),
     ("every integer 1", _number(lambda n: 1)),
     ("every integer 0", _number(lambda n: 0)),
     ("as decimal text", _number(lambda n: f"{n}.00")),  # a number on the wire as text: `"1570.00"`
@@ -678,6 +700,12 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
     # translates those characters away books two names as one (a nineteenth round's d10)
     ("with its keys ending in characters no reader sees", _keys_marked(False, lambda k: k + UNSEEN)),
     ("with the keys inside it ending in characters no reader sees", _keys_marked(True, lambda k: k + UNSEEN)),
+    # and starting with a byte order mark (what a file exported with one puts before its first
+    # name): a reader that strips format characters from a name's start books it as the real one
+    # (a twentieth outside round's d09c and d19)
+    ("with a byte order mark before it", _values_only(_text(lambda t: BOM + t, lambda b: BOM.encode("utf-8") + b))),
+    ("with its keys starting with a byte order mark", _keys_marked(False, lambda k: BOM + k)),
+    ("with the keys inside it starting with a byte order mark", _keys_marked(True, lambda k: BOM + k)),
     # a letter and a combining accent, which NFC (and NFKC) fold into one: `e\u0301` -> `\u00e9`
     ("with a decomposed letter",
      _values_only(_text(lambda t: t + "e\u0301", lambda b: b + "e\u0301".encode("utf-8")))),
@@ -708,7 +736,7 @@ WIDENINGS: Tuple[Tuple[str, Callable[[Any], Any]], ...] = (
 )
 
 
-TYPE_CHANGING = frozenset({"as a fraction", "as decimal text", "as a Decimal", "as NaN", "negated, as text"})
+TYPE_CHANGING = frozenset({"as a fraction", "as an integral float", "as decimal text", "as a Decimal", "as NaN", "negated, as text"})
 # Records of another shape than a function is written for: a head that assumes the shape (an honest
 # `[[n, c] for n, c in lines]` for `[list(l) for l in lines]`) differs from its base there, so they
 # only widen a mutant's session, where an input counts only if the head did what the base did.
