@@ -797,8 +797,9 @@ _ALL, _LIST, _MAP, _IS = all, list, map, operator.is_
 
 def _bindings() -> Dict[str, Dict[str, Any]]:
     """Each shared module's namespace as it is (a copy, which holds every object it names: compared
-    by identity, `_rebound`)."""
-    return {name: dict(vars(sys.modules[name])) for name in SHARED_MODULES if name in sys.modules}
+    by identity, `_rebound`); a module a call set to None in `sys.modules` has none."""
+    return {name: dict(vars(module)) for name in SHARED_MODULES
+            for module in [sys.modules.get(name)] if module is not None}
 
 
 def _rebound(old: Dict[str, Dict[str, Any]], new: Dict[str, Dict[str, Any]]) -> List[str]:

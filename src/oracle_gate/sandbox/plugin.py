@@ -776,7 +776,7 @@ class _Sampler:
         """What a changed module names, for the twins' widenings (read once per path): the integers
         at the head and at the base, however written (`1 << 12`, `int("4096")`, `4e3`), each with its
         neighbours (at most 12, smallest first, then at most 6 more constants a list can be repeated
-        past and 4 a text can, before those the widths and precisions its formats name: `_format_widths`),
+        past and 4 a text can, then the widths and precisions its formats name: `_format_widths`),
         and the words (text constants without whitespace, at most 32
         characters, no docstrings) the head names and the base does not (at most 4, in the order
         they appear)."""
