@@ -428,6 +428,10 @@ def _check_mutants(python: Path, work: Path, runtime: Path) -> List[str]:
     if r is None or r.mutant != Mutant(id="calc-add-2b", path="calc.py", served=True) or t is None \
             or t.outcome != "failed" or r.recorder_errors:
         problems.append(f"mutant: results {r and (r.mutant, r.recorder_errors)}, test {t and t.outcome}")
+    # Its first failing test settles the mutant: the session stops there (the file's later tests never run).
+    if r is not None and ([x.nodeid for x in r.tests] != ["test_props.py::test_add_commutes"] or r.complete):
+        problems.append(f"mutant: the session went on after its first failure: {[x.nodeid for x in r.tests]}, "
+                        f"complete={r.complete}")
     garbled = run_session(python, work, "test_busy.py", runtime, {"ORACLE_GATE_MUTANT": "not base64 zlib json"})
     r = garbled.results
     if r is None or r.mutant is not None or len(r.recorder_errors) != 1 \

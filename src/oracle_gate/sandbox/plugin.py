@@ -70,6 +70,7 @@ EXCLUDED_DIRS = frozenset({"site-packages", "dist-packages", ".cache", ".oracle-
 # sys.monitoring tool ids we may take: 1 is coverage.py's, 3 Hypothesis' explain phase.
 MONITORING_TOOLS = (4, 2, 5, 0)
 FAILED = ("failed", "error")
+SETTLED_PHASES = ("shrink", "explain")  # Hypothesis' phases after a failing example is found
 ADDRESS_RE = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 
 
@@ -1103,6 +1104,10 @@ class Recorder:
         self._guard(self._load_configs)
         self._guard(self._start_sampler)
         self._guard(self.evidence.start, self.sampler.event if self.sampler is not None else None)
+        # A mutant's own session (not the clean room's): its first failing test settles the mutant
+        # (killed), so the session stops there and Hypothesis neither shrinks nor explains the
+        # failing example. What a test does is unchanged; only the work after the verdict is.
+        self.settle_early = _MUTANT is not None and self.sampler is None
 
     def _start_sampler(self) -> None:
         watch = os.environ.get(CR.ENV)
@@ -1249,7 +1254,8 @@ class Recorder:
     @pytest.hookimpl(hookwrapper=True, trylast=True)
     def pytest_runtest_call(self, item: Any) -> Any:
         # trylast: inside Hypothesis' own wrapper, whose statistics collector we chain to.
-        undo = [self._guard(self._count_examples, item), self._guard(self._profile_bodies_only, item)]
+        undo = [self._guard(self._count_examples, item), self._guard(self._profile_bodies_only, item),
+                self._guard(self._no_shrinking, item)]
         yield
         for restore in undo:
             if restore is not None:
@@ -1272,6 +1278,21 @@ class Recorder:
         context = collector.with_value(note)
         context.__enter__()
         return lambda: context.__exit__(None, None, None)
+
+    def _no_shrinking(self, item: Any) -> Optional[Callable[[], None]]:
+        """In a mutant's session, the property's settings without the phases that follow a failure
+        (shrink, explain): the first failing example kills the mutant as well as the smallest does."""
+        hypothesis = sys.modules.get("hypothesis")
+        if not self.settle_early or hypothesis is None or not _is_hypothesis_test(item):
+            return None
+        test = getattr(item.obj, "__func__", item.obj)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        phases = tuple(getattr(current, "phases", None) or ())
+        kept = tuple(p for p in phases if getattr(p, "name", "") not in SETTLED_PHASES)
+        if not phases or kept == phases:
+            return None
+        test._hypothesis_internal_use_settings = hypothesis.settings(current, phases=kept)
+        return lambda: setattr(test, "_hypothesis_internal_use_settings", current)
 
     def _profile_bodies_only(self, item: Any) -> Optional[Callable[[], None]]:
         """With the profile hook, a property records inside its body only: Hypothesis' engine
@@ -1338,6 +1359,8 @@ class Recorder:
             case["file"] = self._file_of(item)
             case["phase"] = rep.when
             self.cases[item.nodeid] = case
+            if self.settle_early and case["outcome"] in FAILED:
+                item.session.shouldfail = f"oracle-gate: {item.nodeid} failed with the mutant: it is killed"
 
     def _classify(self, item: Any, call: Any, rep: Any) -> Optional[Dict[str, Any]]:
         nodeid, excinfo, shape = item.nodeid, call.excinfo, self._shape(item)
