@@ -16,7 +16,7 @@ from facts_strategies import SIGNATURES, SYMBOLS, TODAY, gate_inputs  # pants: n
 from oracle_gate.core.classes import OracleClass, at_least, best_vote
 from oracle_gate.core.judge.verdict import (EXIT_EMPTY_VOTE, EXIT_INFRA, EXIT_MERGE, EXIT_POLICY, EXIT_PRODUCT,
                                             RANK_STATUSES, RANKS, VERDICTS, Case, GateInput, OracleRun, Severity,
-                                            evaluate, judge_run)
+                                            MutantResult, evaluate, judge_run, mutant_unit, unit_settled)
 from oracle_gate.core.ladder.ledger import FreezeEntry, Ledger
 from oracle_gate.core.lanes.compare import Comparison, Finding, RegionPlan
 
@@ -231,6 +231,28 @@ def test_numb_means_every_value_mutant_of_a_line_that_ran_survived(gi):
 
     expected = {where for (where, _), ms in groups.items() if numb(ms)}
     assert {r.line.split(" ")[1] for r in v.reasons if r.code == "NUMB"} == expected
+
+
+STATUSES = ("killed", "survived", "not_run", "error")
+
+
+@given(gate_inputs(), st.lists(st.tuples(st.booleans(), st.sampled_from(STATUSES)), min_size=1, max_size=6), st.data())
+def test_a_settled_unit_is_numb_by_no_outcome_of_its_mutants_not_yet_run(gi, shape, data):
+    """What lets the gate stop running a unit's mutants (rules/ladder_runs.py, in waves): once
+    `unit_settled` holds for the mutants run so far (a prefix of the unit's), the unit's line is not
+    NUMB, whether the rest are left out or end in any status at all; and it holds as soon as a value
+    mutant is killed."""
+    unit = [MutantResult("src/m.py", "f", f"u{i}", f"mutant {i}", status, (), coarse, line=2, unit="1:4")
+            for i, (coarse, status) in enumerate(shape)]
+    done = unit[:data.draw(st.integers(0, len(unit)))]
+    assert {mutant_unit(m) for m in unit} == {("src/m.py", 2, "", "1:4")}
+    if not unit_settled(done, unit):
+        assert not any(m.status == "killed" and not m.coarse for m in done)
+        return
+    rest = [dataclasses.replace(m, status=data.draw(st.sampled_from(STATUSES))) for m in unit[len(done):]]
+    for mutants in (done, done + rest):
+        v = evaluate(dataclasses.replace(gi, mutants=tuple(mutants)))
+        assert not [r.line for r in v.reasons if r.code == "NUMB" and " value mutant(s) " not in r.line], mutants
 
 
 @given(gate_inputs())

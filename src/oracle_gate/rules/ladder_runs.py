@@ -192,7 +192,8 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
                     head: F.Facts, jail: Jail, checks: Sequence[V.CleanroomCheck] = (),
                     ) -> Tuple[Tuple[V.MutantResult, ...], Tuple[Tuple[str, int, str], ...]]:
     """Mutants of every changed line of the changed symbols a voter (P or L) executed, each run
-    against those voters; and the mutable changed lines the budget did not reach. In the agent lane a
+    against those voters until one kills it, and a line's further mutants only while none killed
+    has settled it; and the mutable changed lines the budget did not reach. In the agent lane a
     region judged at class E (its baseline: adoption found only example tests) is judged the same
     way by its class-E voters: every changed line there must be one they notice. A mutant no voter
     noticed, in a file whose changed functions the clean room found doing what the base's code did
@@ -247,7 +248,42 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
             continue
         planned.append((V.MutantResult(path, m.symbol, m.id, m.description, "survived", voters, m.coarse, m.line, m.unit),
                         env_value))
-    # Rounds: each mutant against its strongest remaining voter; only survivors go on to the next.
+    # Waves: each unit's (changed line's, or statement's) first mutant, then the second of each unit
+    # not yet settled, and so on. A unit is settled once a mutant killed shows it judged (no outcome
+    # of its others could make it NUMB: V.unit_settled), so its further mutants are not run; code only
+    # new oracles judge runs them all (its value mutants are counted: V._numbness).
+    every_one = {(s.path, s.symbol) for s, _ in planned if set(s.oracles) <= set(verdict.newcomers)}
+    units: Dict[Tuple[str, int, str, str], List[V.MutantResult]] = {}
+    wave_of: Dict[str, int] = {}
+    for survivor, _ in planned:
+        unit = units.setdefault(V.mutant_unit(survivor), [])
+        wave_of[survivor.mutant_id] = len(unit)
+        unit.append(survivor)
+    outcomes: Dict[str, List[MutantRun]] = {}
+    settled: Set[Tuple[str, int, str, str]] = set()
+    done: List[V.MutantResult] = []
+    for wave in range(max(wave_of.values(), default=-1) + 1):
+        outcomes.update(await _against_voters(
+            [(m, env) for m, env in planned if wave_of[m.mutant_id] == wave
+             and (V.mutant_unit(m) not in settled or (m.path, m.symbol) in every_one)],
+            metadata_of, policy, jail))
+        done = [dataclasses.replace(m, status=_mutant_status(outcomes[m.mutant_id]))
+                for m, _ in planned if m.mutant_id in outcomes]
+        settled = {key for key, unit in units.items()
+                   if V.unit_settled([m for m in done if V.mutant_unit(m) == key], unit)}
+    results += done
+    told = await _told_from_base([(m, env) for m, env in planned if any(
+        r.mutant_id == m.mutant_id and r.status == "survived" for r in results)], checks, comp, symbols, src, batches,
+        jail) if policy.compare_base else set()
+    results = [dataclasses.replace(m, status="killed", oracles=(*m.oracles, V.BASE_JUDGE))
+               if m.mutant_id in told else m for m in results]
+    return tuple(results), plan.not_mutated
+
+
+async def _against_voters(planned: Sequence[Tuple[V.MutantResult, str]], metadata_of: Dict[str, object],
+                          policy: Policy, jail: Jail) -> Dict[str, List[MutantRun]]:
+    """Each mutant against its strongest voter, in rounds: only those no voter has killed yet go on
+    to their next voter."""
     pending = [(survivor, env_value, list(survivor.oracles)) for survivor, env_value in planned]
     outcomes: Dict[str, List[MutantRun]] = {}
     while pending:
@@ -264,22 +300,16 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
             if not (run.served and run.killed) and len(voters) > 1:
                 next_round.append((survivor, env_value, voters[1:]))
         pending = next_round
-    for survivor, _ in planned:
-        runs_of = outcomes.get(survivor.mutant_id, [])
-        served = [o for o in runs_of if o.served]
-        if any(o.killed for o in served):
-            status = "killed"
-        elif any(o.error for o in runs_of):
-            status = "error"  # a voter's session left no results: neither killed nor survived
-        else:
-            status = "survived" if served else "not_run"
-        results.append(dataclasses.replace(survivor, status=status))
-    told = await _told_from_base([(m, env) for m, env in planned if any(
-        r.mutant_id == m.mutant_id and r.status == "survived" for r in results)], checks, comp, symbols, src, batches,
-        jail) if policy.compare_base else set()
-    results = [dataclasses.replace(m, status="killed", oracles=(*m.oracles, V.BASE_JUDGE))
-               if m.mutant_id in told else m for m in results]
-    return tuple(results), plan.not_mutated
+    return outcomes
+
+
+def _mutant_status(runs: Sequence[MutantRun]) -> str:
+    served = [o for o in runs if o.served]
+    if any(o.killed for o in served):
+        return "killed"
+    if any(o.error for o in runs):
+        return "error"  # a voter's session left no results: neither killed nor survived
+    return "survived" if served else "not_run"
 
 
 async def _told_from_base(survivors: Sequence[Tuple[V.MutantResult, str]], checks: Sequence[V.CleanroomCheck],

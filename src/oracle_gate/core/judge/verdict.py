@@ -154,6 +154,20 @@ class MutantResult:
     unit: str = ""  # the statement on that line it tests ("line:column"), where several share the line
 
 
+def mutant_unit(m: MutantResult) -> Tuple[str, int, str, str]:
+    """What a mutant judges: its changed line (its symbol where the line is not known) and, where
+    several statements share the line, its statement. `_numbness` judges each unit on its own."""
+    return m.path, m.line, "" if m.line else m.symbol, m.unit
+
+
+def unit_settled(done: Sequence[MutantResult], planned: Sequence[MutantResult]) -> bool:
+    """Whether no outcome of a unit's mutants not yet run could make it NUMB (`_numbness`): one of
+    `done` was killed that is a value mutant, or is crash-like where `planned` (all of the unit's
+    mutants) holds no value mutant."""
+    killed = [m for m in done if m.status == "killed"]
+    return any(not m.coarse for m in killed) or (bool(killed) and all(m.coarse for m in planned))
+
+
 @dataclass(frozen=True)
 class GateInput:
     mode: str  # diff | audit
@@ -561,7 +575,7 @@ def _numbness(gi: GateInput, newcomers: Sequence[str]) -> Tuple[Reason, ...]:
     # packed beside another on one line (`a; b`, `if x: return y`) is judged on its own.
     by_line: Dict[Tuple[str, int, str, str], List[MutantResult]] = {}
     for m in gi.mutants:
-        by_line.setdefault((m.path, m.line, "" if m.line else m.symbol, m.unit), []).append(m)
+        by_line.setdefault(mutant_unit(m), []).append(m)
     units_on: Dict[Tuple[str, int], int] = {}
     for path, line, _, _ in by_line:
         units_on[(path, line)] = units_on.get((path, line), 0) + 1
