@@ -1360,7 +1360,7 @@ class Recorder:
             case["phase"] = rep.when
             self.cases[item.nodeid] = case
             if self.settle_early and case["outcome"] in FAILED:
-                item.session.shouldfail = f"oracle-gate: {item.nodeid} failed with the mutant: it is killed"
+                item.session.shouldfail = f"oracle-gate: a mutant's session ends at its first failing test, {item.nodeid}"
 
     def _classify(self, item: Any, call: Any, rep: Any) -> Optional[Dict[str, Any]]:
         nodeid, excinfo, shape = item.nodeid, call.excinfo, self._shape(item)
