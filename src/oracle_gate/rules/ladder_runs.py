@@ -253,25 +253,22 @@ async def mutation(comp: C.Comparison, symbols: Sequence[V.ChangedSymbolEvidence
     # of its others could make it NUMB: V.unit_settled), so its further mutants are not run; code only
     # new oracles judge runs them all (its value mutants are counted: V._numbness).
     every_one = {(s.path, s.symbol) for s, _ in planned if set(s.oracles) <= set(verdict.newcomers)}
-    units: Dict[Tuple[str, int, str, str], List[V.MutantResult]] = {}
-    wave_of: Dict[str, int] = {}
-    for survivor, _ in planned:
-        unit = units.setdefault(V.mutant_unit(survivor), [])
-        wave_of[survivor.mutant_id] = len(unit)
-        unit.append(survivor)
+    units: Dict[Tuple[str, int, str, str], List[Tuple[V.MutantResult, str]]] = {}
+    for m, env_value in planned:
+        units.setdefault(V.mutant_unit(m), []).append((m, env_value))
     outcomes: Dict[str, List[MutantRun]] = {}
-    settled: Set[Tuple[str, int, str, str]] = set()
-    done: List[V.MutantResult] = []
-    for wave in range(max(wave_of.values(), default=-1) + 1):
+
+    def ran(unit: Sequence[Tuple[V.MutantResult, str]]) -> List[V.MutantResult]:
+        return [dataclasses.replace(m, status=_mutant_status(outcomes[m.mutant_id]))
+                for m, _ in unit if m.mutant_id in outcomes]
+
+    for wave in range(max(map(len, units.values()), default=0)):
         outcomes.update(await _against_voters(
-            [(m, env) for m, env in planned if wave_of[m.mutant_id] == wave
-             and (V.mutant_unit(m) not in settled or (m.path, m.symbol) in every_one)],
+            [unit[wave] for unit in units.values() if wave < len(unit)
+             and ((unit[wave][0].path, unit[wave][0].symbol) in every_one
+                  or not V.unit_settled(ran(unit), [m for m, _ in unit]))],
             metadata_of, policy, jail))
-        done = [dataclasses.replace(m, status=_mutant_status(outcomes[m.mutant_id]))
-                for m, _ in planned if m.mutant_id in outcomes]
-        settled = {key for key, unit in units.items()
-                   if V.unit_settled([m for m in done if V.mutant_unit(m) == key], unit)}
-    results += done
+    results += ran(planned)
     told = await _told_from_base([(m, env) for m, env in planned if any(
         r.mutant_id == m.mutant_id and r.status == "survived" for r in results)], checks, comp, symbols, src, batches,
         jail) if policy.compare_base else set()
